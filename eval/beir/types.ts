@@ -1,0 +1,39 @@
+import type { Qrels } from "../metrics/types.js";
+
+/** One corpus document of a BEIR dataset. */
+export interface BeirDocument {
+  /** The record's `_id` (BEIR's spelling) or, failing that, `id`; numbers become strings. */
+  id: string;
+  /** The record's `title`; `""` when the record has none. */
+  title: string;
+  text: string;
+  /**
+   * Every other top-level field of the record, unchanged (for example `category`, `keywords`,
+   * `tags`, `entities`, `domain`, or BEIR's own nested `metadata` object).
+   */
+  metadata: Record<string, unknown>;
+}
+
+/** One query of a BEIR dataset. */
+export interface BeirQuery {
+  /** The record's `_id` or, failing that, `id`; numbers become strings. */
+  id: string;
+  text: string;
+  /** Every other top-level field of the record, unchanged. */
+  metadata: Record<string, unknown>;
+}
+
+/** A loaded BEIR dataset: the corpus, the queries of one split and their judgements. */
+export interface BeirDataset {
+  corpus: BeirDocument[];
+  /** The queries judged in `qrels`, in `queries.jsonl` order. */
+  queries: BeirQuery[];
+  qrels: Qrels;
+}
+
+/** The three files a dataset is read from, as resolved by `resolveBeirLayout`. */
+export interface BeirLayout {
+  corpusFile: string;
+  queriesFile: string;
+  qrelsFile: string;
+}

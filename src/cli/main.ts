@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+import { LookupKnowledgeError } from "../errors.js";
+import { indexCommand } from "./index-command.js";
+import { queryCommand } from "./query-command.js";
+
+const USAGE = `Usage:
+  lookup-knowledge index [--corpus DIR] [--out DIR]
+  lookup-knowledge query "<question>" [--domain D] [--limit N] [--json] [--index DIR] [--corpus DIR]
+`;
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { index: indexCommand, query: queryCommand };
+
+/** Runs one CLI command and returns its exit code; errors become one readable line, never a stack trace. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = name === undefined ? undefined : COMMANDS[name];
+  if (command === undefined) {
+    process.stderr.write(name === undefined || name === "--help" || name === "help" ? USAGE : `Unknown command "${name}".\n${USAGE}`);
+    return name === undefined || name === "--help" || name === "help" ? 0 : 2;
+  }
+  try {
+    return await command(rest);
+  } catch (error) {
+    const message = error instanceof LookupKnowledgeError ? error.message : `lookup-knowledge: ${error instanceof Error ? error.message : String(error)}`;
+    process.stderr.write(`${message}\n`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,52 @@
+import type { DocumentMeta } from "../types.js";
+
+/** Thrown by {@link normalizeFrontmatter} when a field has a shape no alias can repair. */
+export class FrontmatterError extends Error {}
+
+function optionalString(data: Record<string, unknown>, ...keys: string[]): string | undefined {
+  for (const key of keys) {
+    const value = data[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value === "string" || typeof value === "number") {
+      const text = String(value).trim();
+      if (text.length > 0) return text;
+      continue;
+    }
+    throw new FrontmatterError(`frontmatter field "${key}" must be a string, got ${describe(value)}`);
+  }
+  return undefined;
+}
+
+function stringList(data: Record<string, unknown>, ...keys: string[]): string[] {
+  for (const key of keys) {
+    const value = data[key];
+    if (value === undefined || value === null) continue;
+    const items = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : null;
+    if (items === null || !items.every((item) => typeof item === "string" || typeof item === "number")) {
+      throw new FrontmatterError(`frontmatter field "${key}" must be a list of strings, got ${describe(value)}`);
+    }
+    return [...new Set(items.map((item) => String(item).trim()).filter((item) => item.length > 0))];
+  }
+  return [];
+}
+
+function describe(value: unknown): string {
+  return Array.isArray(value) ? "a list with non-string items" : typeof value;
+}
+
+/**
+ * Folds a file's raw frontmatter into {@link DocumentMeta}: `category` is an alias of `domain`,
+ * `tags` of `keywords`; a comma-separated string counts as a list. Unknown keys are ignored.
+ * @throws FrontmatterError when a known field has the wrong type.
+ */
+export function normalizeFrontmatter(data: Record<string, unknown>): DocumentMeta {
+  const title = optionalString(data, "title");
+  const domain = optionalString(data, "domain", "category");
+  return {
+    ...(title !== undefined ? { title } : {}),
+    ...(domain !== undefined ? { domain: domain.toLowerCase() } : {}),
+    keywords: stringList(data, "keywords", "tags"),
+    entities: stringList(data, "entities"),
+    aliases: stringList(data, "aliases"),
+  };
+}

@@ -1,0 +1,32 @@
+import type { L1Searcher } from "../../l1/l1-search.js";
+import type { RetrievalStateType, RetrievalStateUpdate } from "../state.js";
+
+/** Collaborators and settings of the L1 node. */
+export interface L1SearchNodeOptions {
+  /** The dense layer, or null when the knowledge base has none (built with `embeddings: null`). */
+  l1: L1Searcher | null;
+  /** False turns L1 off by configuration. */
+  enabled: boolean;
+  /** Neighbours to fetch (raised to the lookup's limit when smaller). */
+  k: number;
+  /** Minimum cosine similarity of a hit. */
+  minScore: number;
+}
+
+/**
+ * L1: dense search with the domain filter chosen after L0, applied inside the HNSW search.
+ * Records `ok`, `empty`, `error`, `disabled` or `unavailable`; an error is kept, not thrown, so
+ * that the graph can fall back to L0.
+ */
+export function createL1SearchNode({ l1, enabled, k, minScore }: L1SearchNodeOptions) {
+  return async function l1Search(state: RetrievalStateType): Promise<RetrievalStateUpdate> {
+    if (!enabled) return { l1Status: "disabled" };
+    if (l1 === null) return { l1Status: "unavailable" };
+    try {
+      const candidates = await l1.search(state.query, { domain: state.domainFilter, k: Math.max(k, state.limit), minScore });
+      return { l1Status: candidates.length > 0 ? "ok" : "empty", l1Candidates: candidates };
+    } catch (error) {
+      return { l1Status: "error", l1Error: error instanceof Error ? error.message : String(error) };
+    }
+  };
+}

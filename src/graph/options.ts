@@ -1,0 +1,54 @@
+import type { L0Searcher } from "../l0/l0-search.js";
+import type { L1Searcher } from "../l1/l1-search.js";
+import type { TraceSink } from "../trace/jsonl-trace-sink.js";
+
+/** What the graph needs from a knowledge base; {@link KnowledgeBase} provides it. */
+export interface RetrievalSource {
+  /** The L0 layer. */
+  readonly l0: L0Searcher;
+  /** The L1 layer; null when the base was built without embeddings. */
+  readonly l1: L1Searcher | null;
+  /** Hash of the indexed content and index settings. */
+  readonly fingerprint: string;
+  /** Domains present in the base, named to the model when it asks for an unknown one. */
+  readonly domains?: readonly string[];
+}
+
+/** Options of `createRetrievalGraph` and `createLookupKnowledgeTool`. */
+export interface RetrievalOptions {
+  /** The indexed knowledge base (`KnowledgeBase.build` or `KnowledgeBase.load`). */
+  knowledgeBase: RetrievalSource;
+  /**
+   * JSONL file that gets one `tool_invocation` line per call; `null` turns tracing off.
+   * @default "traces/tool_invocation.jsonl"
+   */
+  tracePath?: string | null;
+  /** A trace sink to use instead of `tracePath` (useful for testing). */
+  traceSink?: TraceSink;
+  /** The keyword layer. */
+  l0?: {
+    /** False leaves L0 out: no hints, no keyword candidates, no domain filter from hints. @default true */
+    enabled?: boolean;
+    /** Keyword candidates kept per lookup (at least the lookup's limit). @default 20 */
+    k?: number;
+  };
+  /** The dense layer. */
+  l1?: {
+    /** False turns L1 off; lookups answer from L0 with fallback reason `l1_disabled`. @default true */
+    enabled?: boolean;
+    /** Neighbours fetched per lookup (at least the lookup's limit). @default 20 */
+    k?: number;
+    /** Dense hits below this cosine similarity are dropped. @default 0.05 */
+    minScore?: number;
+  };
+  /** How the two layers' scores are fused. */
+  fusion?: {
+    /** Weight of L0's normalised BM25 score; L1's similarity gets `1 - l0Weight`. @default 0.7 */
+    l0Weight?: number;
+  };
+}
+
+/** Name of the tool, as the model sees it and as the trace records it. */
+export const TOOL_NAME = "lookup_knowledge";
+/** Default trace file. */
+export const DEFAULT_TRACE_PATH = "traces/tool_invocation.jsonl";

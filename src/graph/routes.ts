@@ -1,0 +1,35 @@
+import type { FallbackReason, L0Hints, L1Status } from "../types.js";
+
+/** Where the graph goes after the L1 node. */
+export type AfterL1Route = "merge_evidence" | "l0_fallback";
+
+/** L1 answered with candidates → merge both layers; anything else → answer from L0 evidence. */
+export function routeAfterL1(state: { l1Status: L1Status | null }): AfterL1Route {
+  return state.l1Status === "ok" ? "merge_evidence" : "l0_fallback";
+}
+
+/** The fallback reason recorded for an L1 outcome that did not answer. */
+export function fallbackReasonFor(status: L1Status | null): FallbackReason {
+  switch (status) {
+    case "empty":
+      return "l1_empty";
+    case "error":
+      return "l1_error";
+    case "disabled":
+      return "l1_disabled";
+    case "unavailable":
+      return "l1_unavailable";
+    default:
+      return null;
+  }
+}
+
+/**
+ * The domain L1 is filtered by: the caller's forced domain, else the one domain the hints point
+ * at; null (no filter) when the hints name zero or several domains.
+ */
+export function chooseDomainFilter(forced: string | null, hints: L0Hints): string | null {
+  if (forced !== null && forced.trim().length > 0) return forced.trim().toLowerCase();
+  const domains = hints.domains.filter((domain) => domain.trim().length > 0);
+  return domains.length === 1 ? domains[0] : null;
+}

@@ -1,0 +1,41 @@
+import { Annotation } from "@langchain/langgraph";
+import { randomUUID } from "node:crypto";
+import type { Candidate, EvidenceBlock, FallbackReason, L0Hints, L1Status, LookupResult, RetrievalLayer } from "../types.js";
+
+/** Evidence before the final merge: a block plus what each layer thought of it. */
+export interface LayeredEvidence extends EvidenceBlock {
+  /** Normalised score per layer, in [0, 1]. */
+  layerScores: { L0?: number; L1?: number };
+  /** Share of query terms in the block (from L0), when L0 saw it. */
+  coverage?: number;
+  /** Raw cosine similarity, when L1 saw it. */
+  similarity?: number;
+}
+
+const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_, next) => next, default: initial });
+
+/** State of the retrieval subgraph; each node returns only the keys it changes. */
+export const RetrievalState = Annotation.Root({
+  /** The user's query. */
+  query: Annotation<string>,
+  /** A domain the caller forced, or null. */
+  domain: last<string | null>(() => null),
+  /** Evidence blocks wanted. */
+  limit: last<number>(() => 5),
+  invocationId: last<string>(() => randomUUID()),
+  /** Epoch milliseconds when the lookup started. */
+  startedAt: last<number>(() => Date.now()),
+  hints: last<L0Hints>(() => ({ titles: [], keywords: [], domains: [], entities: [] })),
+  l0Candidates: last<Candidate[]>(() => []),
+  domainFilter: last<string | null>(() => null),
+  l1Status: last<L1Status | null>(() => null),
+  l1Candidates: last<Candidate[]>(() => []),
+  l1Error: last<string | null>(() => null),
+  fallbackReason: last<FallbackReason>(() => null),
+  evidence: last<LayeredEvidence[]>(() => []),
+  /** The finished lookup, set by the final node. */
+  result: last<LookupResult | null>(() => null),
+});
+
+export type RetrievalStateType = typeof RetrievalState.State;
+export type RetrievalStateUpdate = typeof RetrievalState.Update;

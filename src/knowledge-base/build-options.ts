@@ -1,0 +1,32 @@
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import type { Bm25Options } from "../l0/bm25.js";
+import type { LsaEmbeddingsOptions } from "../l1/embeddings/index.js";
+import type { VectorIndexOptions } from "../l1/vector-index.js";
+
+/** A step of index building, for progress bars. */
+export interface BuildProgress {
+  phase: "load" | "keyword" | "fit" | "embed" | "vectors";
+  done: number;
+  total: number;
+}
+
+/** Options of `KnowledgeBase.build` and `KnowledgeBase.fromChunks`. */
+export interface KnowledgeBaseOptions {
+  /**
+   * Embeddings for L1. Omitted: the offline statistical default (LSA fitted on the corpus);
+   * `null`: no L1 (an L0-only base); otherwise any LangChain embeddings.
+   */
+  embeddings?: EmbeddingsInterface | null;
+  /** Settings of the statistical default embedder. */
+  lsa?: LsaEmbeddingsOptions;
+  /** BM25 parameters of L0 ranking. @default { k1: 0.9, b: 0.4 } */
+  bm25?: Bm25Options;
+  /** HNSW graph settings. @default { m: 16, efConstruction: 200, efSearch: 100, randomSeed: 100 } */
+  hnsw?: VectorIndexOptions;
+  /** Texts per `embedDocuments` call. @default 64 */
+  embedBatchSize?: number;
+  /** Called for each skipped corpus file. @default one `console.warn` line naming the file and the reason */
+  onWarning?: (message: string) => void;
+  /** Called as indexing advances. @default no-op */
+  onProgress?: (progress: BuildProgress) => void;
+}

@@ -1,0 +1,104 @@
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import { chunkSearchText } from "../corpus/chunk-text.js";
+import { loadCorpus } from "../corpus/load-corpus.js";
+import type { RetrievalSource } from "../graph/options.js";
+import { Bm25Stats, DEFAULT_BM25_OPTIONS } from "../l0/bm25.js";
+import { KeywordIndex } from "../l0/keyword-index.js";
+import { createL0Searcher, type L0Searcher } from "../l0/l0-search.js";
+import { createL1Searcher, type L1Searcher } from "../l1/l1-search.js";
+import { tokenize } from "../text/tokenize.js";
+import type { Chunk, SkippedFile } from "../types.js";
+import type { KnowledgeBaseOptions } from "./build-options.js";
+import { embedChunks, HNSW_DEFAULTS } from "./embed-chunks.js";
+import { fingerprintOf, type IndexSettings } from "./manifest.js";
+import { loadIndexParts, saveIndexParts, type IndexParts } from "./index-store.js";
+
+/**
+ * A Markdown knowledge base indexed for both layers: FlexSearch + BM25 (L0) and an HNSW graph of
+ * chunk embeddings (L1). Build it once, save it, and load it; lookups never rebuild it.
+ * @example
+ * const kb = await KnowledgeBase.build({ corpusDir: "corpus" });
+ * await kb.save(".index");
+ * const same = await KnowledgeBase.load(".index");
+ */
+export class KnowledgeBase implements RetrievalSource {
+  /** Every indexed chunk; a chunk's position is its number in both indexes. */
+  readonly chunks: readonly Chunk[];
+  /** Corpus files that were not indexed, and why. */
+  readonly skipped: readonly SkippedFile[];
+  /** Hash of the indexed content and index settings. */
+  readonly fingerprint: string;
+  /** The distinct domains of the indexed chunks, sorted. */
+  readonly domains: readonly string[];
+  /** The keyword layer. */
+  readonly l0: L0Searcher;
+  /** The dense layer; null for an L0-only base. */
+  readonly l1: L1Searcher | null;
+  /** The embeddings L1 uses; null for an L0-only base. */
+  readonly embeddings: EmbeddingsInterface | null;
+  readonly settings: IndexSettings;
+  readonly #parts: IndexParts;
+
+  private constructor(parts: IndexParts) {
+    this.#parts = parts;
+    this.chunks = parts.chunks;
+    this.skipped = parts.skipped;
+    this.settings = parts.settings;
+    this.embeddings = parts.embeddings;
+    this.fingerprint = fingerprintOf(parts.chunks, parts.settings);
+    this.domains = [...new Set(parts.chunks.flatMap((chunk) => (chunk.meta.domain ? [chunk.meta.domain] : [])))].sort();
+    this.l0 = createL0Searcher(parts);
+    const { chunks, embeddings, vectorIndex } = parts;
+    this.l1 = embeddings === null ? null : vectorIndex === null ? { search: async () => [] } : createL1Searcher({ chunks, vectorIndex, embeddings });
+  }
+
+  /** Reads, chunks and indexes every Markdown file below `corpusDir`; skipped files are warned about and listed in `skipped`. */
+  static async build(options: KnowledgeBaseOptions & { corpusDir: string }): Promise<KnowledgeBase> {
+    options.onProgress?.({ phase: "load", done: 0, total: 1 });
+    const corpus = await loadCorpus(options.corpusDir);
+    const warn = options.onWarning ?? ((message: string) => console.warn(message));
+    for (const { file, reason } of corpus.skipped) warn(`lookup-knowledge: skipped ${file}: ${reason}`);
+    return KnowledgeBase.fromChunks(corpus.chunks, options, { skipped: corpus.skipped, fileCount: corpus.fileCount });
+  }
+
+  /** Indexes ready-made chunks (one per dataset row, for example); each chunk's `source` must be unique. */
+  static async fromChunks(
+    chunks: Chunk[],
+    options: KnowledgeBaseOptions = {},
+    origin: { skipped?: SkippedFile[]; fileCount?: number } = {},
+  ): Promise<KnowledgeBase> {
+    const progress = options.onProgress ?? (() => {});
+    const texts = chunks.map(chunkSearchText);
+    progress({ phase: "keyword", done: 0, total: chunks.length });
+    const keywordIndex = KeywordIndex.build(chunks);
+    const bm25Options = { ...DEFAULT_BM25_OPTIONS, ...options.bm25 };
+    const bm25 = Bm25Stats.fromDocuments(texts.map((text) => tokenize(text)), bm25Options);
+    progress({ phase: "keyword", done: chunks.length, total: chunks.length });
+    const { embeddings, vectorIndex, embedder } = await embedChunks(chunks, texts, options);
+    const { efSearch: _efSearch, ...hnsw } = { ...HNSW_DEFAULTS, ...options.hnsw };
+    return new KnowledgeBase({
+      chunks,
+      skipped: origin.skipped ?? [],
+      fileCount: origin.fileCount ?? chunks.length,
+      keywordIndex,
+      bm25,
+      embeddings,
+      vectorIndex,
+      settings: { bm25: bm25Options, hnsw, embedder },
+    });
+  }
+
+  /** Saves both indexes, the embedder model (for the default embedder) and a manifest into `dir`. */
+  async save(dir: string): Promise<void> {
+    await saveIndexParts(dir, this.#parts, { fingerprint: this.fingerprint, domains: [...this.domains] });
+  }
+
+  /**
+   * Loads a saved index. Pass the same `embeddings` it was built with when they were custom ones;
+   * the default statistical embedder is restored from the folder.
+   * @throws LookupKnowledgeError `INDEX_NOT_FOUND` / `INDEX_CORRUPT` (run `lookup-knowledge index`), `EMBEDDINGS_REQUIRED`.
+   */
+  static async load(dir: string, options: { embeddings?: EmbeddingsInterface } = {}): Promise<KnowledgeBase> {
+    return new KnowledgeBase(await loadIndexParts(dir, options));
+  }
+}

@@ -1,0 +1,50 @@
+import { createHash } from "node:crypto";
+import type { Chunk, SkippedFile } from "../types.js";
+
+/** Version of the saved index layout; a different version must be rebuilt. */
+export const INDEX_FORMAT_VERSION = 1;
+
+/** How L1 embeds text: the built-in statistical embedder, a caller's embeddings, or no L1. */
+export interface EmbedderInfo {
+  kind: "statistical-lsa" | "custom" | "none";
+  /** Class name of custom embeddings, for the error when they are missing at load. */
+  name?: string;
+  dimensions: number | null;
+}
+
+/** Settings that change what an index answers; part of the fingerprint. */
+export interface IndexSettings {
+  bm25: { k1: number; b: number };
+  hnsw: { m: number; efConstruction: number; randomSeed: number };
+  embedder: EmbedderInfo;
+}
+
+/** `manifest.json` of a saved index. */
+export interface IndexManifest {
+  format: "lookup-knowledge-index";
+  formatVersion: number;
+  createdAt: string;
+  fingerprint: string;
+  chunkCount: number;
+  fileCount: number;
+  domains: string[];
+  skipped: SkippedFile[];
+  settings: IndexSettings;
+  /** SHA-256 of every data file, checked before anything is parsed. */
+  checksums: Record<string, string>;
+}
+
+export function sha256(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/**
+ * Hash of the indexed content and the index settings. Traces and eval results carry it, so
+ * numbers from different corpora or settings are never compared silently.
+ */
+export function fingerprintOf(chunks: readonly Chunk[], settings: IndexSettings): string {
+  const hash = createHash("sha256");
+  hash.update(JSON.stringify({ formatVersion: INDEX_FORMAT_VERSION, settings }));
+  for (const chunk of chunks) hash.update(JSON.stringify([chunk.source, chunk.breadcrumb, chunk.meta, chunk.content]));
+  return `sha256:${hash.digest("hex").slice(0, 16)}`;
+}

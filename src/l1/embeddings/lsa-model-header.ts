@@ -1,0 +1,91 @@
+/** Format version written by this code; {@link validateLsaModelHeader} rejects any other. */
+export const LSA_MODEL_VERSION = 1;
+
+/**
+ * The JSON half of a serialised LSA model. The projection itself travels separately as
+ * little-endian Float32 values, term-major: `terms.length × (dimensions - 1)` of them.
+ */
+export interface LsaModelHeader {
+  /** Always `"lsa"`. */
+  kind: "lsa";
+  /** Format version, {@link LSA_MODEL_VERSION}. */
+  version: typeof LSA_MODEL_VERSION;
+  /** Length of every output vector; the last axis is reserved for text with no known terms. */
+  dimensions: number;
+  /** Number of documents the model was fitted on (the `N` of the IDF). */
+  documentCount: number;
+  /** Vocabulary in projection-row order. */
+  terms: string[];
+  /** Document frequency of each term, parallel to `terms`; the IDF is derived from it. */
+  documentFrequencies: number[];
+  /** Singular value of each of the `dimensions - 1` components, largest first (for inspection). */
+  singularValues: number[];
+  /** The options the model was fitted with, all defaults resolved (for provenance). */
+  fitOptions: {
+    dimensions: number;
+    seed: number;
+    powerIterations: number;
+    minDocumentFrequency: number;
+    maxVocabulary: number;
+  };
+}
+
+const PREFIX = "LsaEmbeddings model";
+
+/**
+ * Checks that a parsed header has the shape, version and internal consistency this code
+ * expects, and that a projection of `projectionBytes` bytes belongs to it.
+ * @throws Error naming the first field that is wrong and what was expected.
+ */
+export function validateLsaModelHeader(header: unknown, projectionBytes: number): LsaModelHeader {
+  if (typeof header !== "object" || header === null) throw new Error(`${PREFIX}: header must be an object, got ${typeof header}`);
+  const h = header as Record<string, unknown>;
+  if (h.kind !== "lsa") throw new Error(`${PREFIX}: header kind must be "lsa", got ${JSON.stringify(h.kind)}`);
+  if (h.version !== LSA_MODEL_VERSION) {
+    throw new Error(`${PREFIX}: unsupported version ${JSON.stringify(h.version)} (this code reads version ${LSA_MODEL_VERSION}); refit the model`);
+  }
+  const dimensions = h.dimensions;
+  if (!isCount(dimensions) || dimensions < 1) throw new Error(`${PREFIX}: dimensions must be an integer >= 1, got ${JSON.stringify(dimensions)}`);
+  const documentCount = h.documentCount;
+  if (!isCount(documentCount)) throw new Error(`${PREFIX}: documentCount must be a non-negative integer, got ${JSON.stringify(documentCount)}`);
+  const { terms, documentFrequencies, singularValues } = h;
+  if (!Array.isArray(terms) || !terms.every((t) => typeof t === "string")) throw new Error(`${PREFIX}: terms must be an array of strings`);
+  if (new Set(terms).size !== terms.length) throw new Error(`${PREFIX}: terms contain duplicates`);
+  if (!Array.isArray(documentFrequencies) || documentFrequencies.length !== terms.length) {
+    throw new Error(`${PREFIX}: documentFrequencies must have one entry per term (${terms.length})`);
+  }
+  if (!documentFrequencies.every((df) => isCount(df) && df >= 1 && df <= documentCount)) {
+    throw new Error(`${PREFIX}: documentFrequencies must be integers between 1 and documentCount (${documentCount})`);
+  }
+  if (!Array.isArray(singularValues) || singularValues.length !== dimensions - 1 || !singularValues.every((s) => typeof s === "number")) {
+    throw new Error(`${PREFIX}: singularValues must hold dimensions - 1 = ${dimensions - 1} numbers`);
+  }
+  const expected = terms.length * (dimensions - 1) * 4;
+  if (projectionBytes !== expected) {
+    throw new Error(
+      `${PREFIX}: projection buffer has ${projectionBytes} bytes but the header needs ${expected} ` +
+        `(${terms.length} terms × ${dimensions - 1} components × 4-byte floats); the projection is truncated or belongs to another model`,
+    );
+  }
+  return header as LsaModelHeader;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0;
+}
+
+/** Encodes Float32 values as little-endian bytes, whatever the platform's byte order. */
+export function encodeFloat32(values: Float32Array): Buffer {
+  const out = Buffer.alloc(values.length * 4);
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i], true);
+  return out;
+}
+
+/** Decodes little-endian Float32 bytes (length a multiple of 4) into a fresh array. */
+export function decodeFloat32(bytes: Buffer): Float32Array {
+  const out = new Float32Array(bytes.byteLength / 4);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
+  return out;
+}

@@ -1,0 +1,49 @@
+import { tool } from "@langchain/core/tools";
+import { randomUUID } from "node:crypto";
+import { createRetrievalGraph, resolveTraceSink } from "../graph/retrieval-graph.js";
+import { TOOL_NAME, type RetrievalOptions } from "../graph/options.js";
+import { toErrorRecord } from "../trace/trace-record.js";
+import type { LookupResult } from "../types.js";
+import { formatEvidence } from "./format-evidence.js";
+import { DEFAULT_LIMIT, lookupKnowledgeSchema } from "./schema.js";
+
+/** Options of {@link createLookupKnowledgeTool}: the retrieval options. */
+export type LookupKnowledgeToolOptions = RetrievalOptions;
+
+const DESCRIPTION =
+  "Look up the company knowledge base (runbooks, policies, procedures) and return quoted evidence blocks with their sources. " +
+  "Use it before answering questions about internal operations; cite the `source` of the blocks you rely on. " +
+  "If it returns NO EVIDENCE or low relevance, say the knowledge base does not cover the question.";
+
+/**
+ * Creates the `lookup_knowledge` tool. The retrieval graph is compiled once; each call runs it,
+ * returns the evidence text for the model and the full {@link LookupResult} as the artifact, and
+ * appends one trace line.
+ * @example
+ * const kb = await KnowledgeBase.load(".index");
+ * const lookup = createLookupKnowledgeTool({ knowledgeBase: kb });
+ * const agent = createAgent({ model, tools: [lookup] });
+ */
+export function createLookupKnowledgeTool(options: LookupKnowledgeToolOptions) {
+  const traceSink = resolveTraceSink(options);
+  const graph = createRetrievalGraph(options, traceSink);
+
+  return tool(
+    async (input, config): Promise<[string, LookupResult]> => {
+      const invocationId = randomUUID();
+      const startedAt = Date.now();
+      const request = { query: input.query, domain: input.domain?.trim().toLowerCase() ?? null, limit: input.limit ?? DEFAULT_LIMIT };
+      try {
+        const state = await graph.invoke({ ...request, invocationId, startedAt }, config);
+        if (state.result === null) throw new Error("the retrieval graph finished without a result");
+        return [formatEvidence(state.result, { knownDomains: options.knowledgeBase.domains }), state.result];
+      } catch (error) {
+        await traceSink?.append(
+          toErrorRecord(invocationId, { toolName: TOOL_NAME, startedAt, durationMs: Date.now() - startedAt, input: request, corpusFingerprint: options.knowledgeBase.fingerprint }, error),
+        );
+        throw error;
+      }
+    },
+    { name: TOOL_NAME, description: DESCRIPTION, schema: lookupKnowledgeSchema, responseFormat: "content_and_artifact" },
+  );
+}

@@ -1,0 +1,99 @@
+/** Which retrieval layer produced a piece of evidence. */
+export type EvidenceLayer = "L0" | "L1" | "L0+L1";
+
+/** Which layers contributed candidates to a lookup; `none` when nothing matched. */
+export type RetrievalLayer = EvidenceLayer | "none";
+
+/** What happened to the dense (L1) search in one lookup. */
+export type L1Status = "ok" | "empty" | "error" | "disabled" | "unavailable";
+
+/** Why the answer was built from L0 evidence alone; `null` when L1 answered. */
+export type FallbackReason = null | "l1_empty" | "l1_error" | "l1_disabled" | "l1_unavailable";
+
+/** Frontmatter of a knowledge-base document, normalised (aliases `category` and `tags` folded in). */
+export interface DocumentMeta {
+  title?: string;
+  domain?: string;
+  keywords: string[];
+  entities: string[];
+  aliases: string[];
+}
+
+/** One retrievable unit: a section of a Markdown file, or one row of a BEIR corpus. */
+export interface Chunk {
+  /** Stable identity: `<path relative to the corpus folder>#<heading slug>` (or a dataset's document id). */
+  source: string;
+  /** Path of the file relative to the corpus folder (or the dataset document id). */
+  file: string;
+  title?: string;
+  /** Heading path from the document title down to this section. */
+  breadcrumb: string[];
+  /** Section text, Markdown as written. */
+  content: string;
+  meta: DocumentMeta;
+}
+
+/** One block of evidence returned by `lookup_knowledge`. */
+export interface EvidenceBlock {
+  source: string;
+  title?: string;
+  breadcrumb?: string[];
+  retrievalLayer: EvidenceLayer;
+  content: string;
+  /** Why this block was found, each prefixed by its layer: `L0:keyword:refund`, `L1:similarity:0.82`. */
+  hitReasons: string[];
+  /** Fused relevance in [0, 1] (higher is better) when the ranking produced one. */
+  score?: number;
+}
+
+/** Hints from the L0 keyword layer: which short fields the query matched. */
+export interface L0Hints {
+  titles: string[];
+  keywords: string[];
+  domains: string[];
+  entities: string[];
+}
+
+/** How much the returned evidence can be trusted to answer the query. */
+export interface RelevanceAssessment {
+  level: "high" | "medium" | "low" | "none";
+  /** True only when the dense layer found the top evidence too. */
+  semanticSupport: boolean;
+  reason: string;
+}
+
+/** The structured result of one lookup: the tool's artifact. */
+export interface LookupResult {
+  invocationId: string;
+  query: string;
+  retrievalLayer: RetrievalLayer;
+  hints: L0Hints;
+  domainFilter: string | null;
+  l1Status: L1Status;
+  fallbackReason: FallbackReason;
+  relevance: RelevanceAssessment;
+  evidence: EvidenceBlock[];
+  primary: EvidenceBlock | null;
+  supplements: EvidenceBlock[];
+  candidateCount: number;
+  evidenceCount: number;
+  traceWritten: boolean;
+}
+
+/** A file the corpus loader did not index, and why. */
+export interface SkippedFile {
+  file: string;
+  reason: string;
+}
+
+/** A chunk found by one layer, before evidence is merged. */
+export interface Candidate {
+  /** Chunk number inside the knowledge base. */
+  id: number;
+  chunk: Chunk;
+  /** The layer's own score: BM25 for L0, cosine similarity for L1. */
+  score: number;
+  hitReasons: string[];
+  /** Share of the distinct query terms found in the chunk (L0 only). */
+  coverage?: number;
+}
