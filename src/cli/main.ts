@@ -1,14 +1,15 @@
-#!/usr/bin/env node
 import { LookupKnowledgeError } from "../errors.js";
+import { evalCommand } from "./eval-command.js";
 import { indexCommand } from "./index-command.js";
 import { queryCommand } from "./query-command.js";
 
 const USAGE = `Usage:
   lookup-knowledge index [--corpus DIR] [--out DIR]
   lookup-knowledge query "<question>" [--domain D] [--limit N] [--json] [--index DIR] [--corpus DIR]
+  lookup-knowledge eval --dataset DIR [--split NAME] [--variants L0,L1,L0+L1] [--out DIR] [--l0-weight W]
 `;
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { index: indexCommand, query: queryCommand };
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { index: indexCommand, query: queryCommand, eval: evalCommand };
 
 /** Runs one CLI command and returns its exit code; errors become one readable line, never a stack trace. */
 export async function main(argv: string[]): Promise<number> {
@@ -26,5 +27,3 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 }
-
-process.exitCode = await main(process.argv.slice(2));

@@ -1,18 +1,22 @@
 import type { BuildProgress } from "../knowledge-base/build-options.js";
 
-const LABELS: Record<BuildProgress["phase"], string> = {
+/** A step with a count: an index-building phase, or any other named phase. */
+export type ProgressEvent = BuildProgress | { phase: string; done: number; total: number };
+
+const LABELS: Record<string, string> = {
   load: "reading corpus",
   keyword: "keyword index",
   fit: "fitting embedder",
   embed: "embedding",
   vectors: "vector index",
+  query: "running queries",
 };
 
 /**
  * A one-line progress bar on stderr when it is a terminal; silent otherwise, so that piped
  * output and CI logs stay clean.
  */
-export function createProgressBar(stream: NodeJS.WriteStream = process.stderr): { update: (p: BuildProgress) => void; done: () => void } {
+export function createProgressBar(stream: NodeJS.WriteStream = process.stderr): { update: (p: ProgressEvent) => void; done: () => void } {
   if (!stream.isTTY) return { update: () => {}, done: () => {} };
   let last = "";
   return {
@@ -20,7 +24,7 @@ export function createProgressBar(stream: NodeJS.WriteStream = process.stderr): 
       const width = 24;
       const ratio = total > 0 ? Math.min(1, done / total) : 1;
       const filled = Math.round(ratio * width);
-      const line = `${LABELS[phase].padEnd(17)} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total}`;
+      const line = `${(LABELS[phase] ?? phase).padEnd(17)} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total}`;
       if (line === last) return;
       last = line;
       stream.write(`\r${line}\x1b[K`);

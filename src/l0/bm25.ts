@@ -20,7 +20,11 @@ export interface Bm25Options {
   b?: number;
 }
 
-/** Default BM25 parameters (Anserini's defaults, also best on SciFact train with our tokenizer). */
+/**
+ * Default BM25 parameters: Anserini's. On SciFact train with our tokenizer,
+ * k1 in {0.9, 1.2, 1.5} and b in {0.4, 0.75} all land within 0.003 nDCG@10 of
+ * these, inside the noise.
+ */
 export const DEFAULT_BM25_OPTIONS: Readonly<Required<Bm25Options>> = Object.freeze({ k1: 0.9, b: 0.4 });
 
 /**

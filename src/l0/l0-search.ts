@@ -2,7 +2,7 @@ import { tokenize } from "../text/tokenize.js";
 import type { Candidate, Chunk, L0Hints } from "../types.js";
 import type { Bm25Stats } from "./bm25.js";
 import { collectHints, hintReasons, matchHintFields, type HintMatch } from "./hints.js";
-import type { KeywordIndex } from "./keyword-index.js";
+import type { FieldMatches, KeywordIndex } from "./keyword-index.js";
 
 /** What L0 found for one query: hint data and BM25-ranked candidates. */
 export interface L0Result {
@@ -30,9 +30,24 @@ export interface L0SearcherDeps {
   bm25: Bm25Stats;
 }
 
+type Fields = FieldMatches extends Map<number, infer F> ? F : never;
+
+/**
+ * A short field can only be a hint when FlexSearch saw a query term in it (the body never is
+ * one); a title needs two of its terms, or its only term, before it is worth checking.
+ */
+function mayHint(fields: Fields, titleTerms: () => number): boolean {
+  for (const [field, terms] of fields) {
+    if (field === "body") continue;
+    if (field !== "title" || terms.size >= 2 || titleTerms() <= 1) return true;
+  }
+  return false;
+}
+
 /**
  * L0: FlexSearch finds every chunk that shares a term with the query, field by field; the short
- * fields become hints; BM25 ranks the candidates.
+ * fields become hints; BM25 ranks the candidates. Hit reasons and coverage are worked out for
+ * the kept candidates only.
  */
 export function createL0Searcher({ chunks, keywordIndex, bm25 }: L0SearcherDeps): L0Searcher {
   const phraseCache = new Map<string, readonly string[]>();
@@ -48,31 +63,34 @@ export function createL0Searcher({ chunks, keywordIndex, bm25 }: L0SearcherDeps)
       const distinct = new Set(queryTerms);
       const matches = keywordIndex.match(query, domain);
       const scores = bm25.score(queryTerms, matches.keys());
-      const hintMatches: { chunk: Chunk; match: HintMatch }[] = [];
-      const candidates: Candidate[] = [];
 
+      const hintMatches = new Map<number, HintMatch>();
       for (const [id, fields] of matches) {
-        const chunk = chunks[id];
-        const match = matchHintFields(distinct, chunk, termsOf);
-        hintMatches.push({ chunk, match });
+        const titleTerms = () => termsOf(chunks[id].title ?? "").length;
+        if (mayHint(fields, titleTerms)) hintMatches.set(id, matchHintFields(distinct, chunks[id], termsOf));
+      }
+
+      const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);
+      const candidates = ranked.map(([id, score]): Candidate => {
+        const fields: Fields = matches.get(id) ?? new Map();
         const found = new Set<string>();
         fields.forEach((terms) => terms.forEach((term) => found.add(term)));
         const bodyTerms = [...(fields.get("body") ?? [])];
-        const score = scores.get(id) ?? 0;
-        candidates.push({
+        const match = hintMatches.get(id);
+        return {
           id,
-          chunk,
+          chunk: chunks[id],
           score,
           coverage: distinct.size > 0 ? found.size / distinct.size : 0,
           hitReasons: [
-            ...hintReasons(match),
+            ...(match ? hintReasons(match) : []),
             ...(bodyTerms.length > 0 ? [`L0:body:${bodyTerms.join(",")}`] : []),
             `L0:bm25:${score.toFixed(2)}`,
           ],
-        });
-      }
-      candidates.sort((a, b) => b.score - a.score || a.id - b.id);
-      return { hints: collectHints(hintMatches), candidates: candidates.slice(0, limit) };
+        };
+      });
+      const hints = collectHints([...hintMatches].map(([id, match]) => ({ chunk: chunks[id], match })));
+      return { hints, candidates };
     },
   };
 }

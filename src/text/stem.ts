@@ -242,12 +242,15 @@ function endsWithShortSyllable(b: Codes, end: number): boolean {
 function replaceSuffix(b: Codes, n: number, table: SuffixTable, region: number, r2: number): number {
   const group = table[b[n - 1]];
   if (group === undefined) return n;
-  for (const rule of group) {
+  for (let r = 0; r < group.length; r++) {
+    const rule = group[r];
     if (!endsWith(b, n, rule.suffix)) continue;
     const start = n - rule.suffix.length;
     if (start < region || !guardHolds(rule.guard, b, start, r2)) return n;
-    b.set(rule.replacement, start);
-    return start + rule.replacement.length;
+    const replacement = rule.replacement;
+    // A plain loop: TypedArray#set costs more than it saves on two or three bytes.
+    for (let i = 0; i < replacement.length; i++) b[start + i] = replacement[i];
+    return start + replacement.length;
   }
   return n;
 }
@@ -327,6 +330,7 @@ function step5(b: Codes, n: number, p1: number, p2: number): number {
 function toStemString(b: Codes, n: number, source: string, offset: number): string {
   let same = 0;
   while (same < n && b[same] === source.charCodeAt(offset + same)) same++;
+  if (same === n) return offset === 0 && n === source.length ? source : source.slice(offset, offset + n);
   let out = source.slice(offset, offset + same);
   for (let i = same; i < n; i++) out += String.fromCharCode(b[i]);
   return out;

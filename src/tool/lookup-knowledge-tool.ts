@@ -38,9 +38,9 @@ export function createLookupKnowledgeTool(options: LookupKnowledgeToolOptions) {
         if (state.result === null) throw new Error("the retrieval graph finished without a result");
         return [formatEvidence(state.result, { knownDomains: options.knowledgeBase.domains }), state.result];
       } catch (error) {
-        await traceSink?.append(
-          toErrorRecord(invocationId, { toolName: TOOL_NAME, startedAt, durationMs: Date.now() - startedAt, input: request, corpusFingerprint: options.knowledgeBase.fingerprint }, error),
-        );
+        const context = { toolName: TOOL_NAME, startedAt, durationMs: Date.now() - startedAt, input: request, corpusFingerprint: options.knowledgeBase.fingerprint };
+        // The lookup's own error is what the caller needs; a failing sink must not replace it.
+        await traceSink?.append(toErrorRecord(invocationId, context, error)).catch(() => false);
         throw error;
       }
     },

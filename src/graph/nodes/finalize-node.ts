@@ -33,7 +33,10 @@ export function createFinalizeNode({ l0Weight, traceSink, toolName, corpusFinger
       l1CandidateCount: state.l1Candidates.length,
       l1Error: state.l1Error,
     });
-    const traceWritten = await traceSink.append(record);
+    // An injected sink may break its never-reject contract; a trace failure must not fail the lookup.
+    const traceWritten = await Promise.resolve()
+      .then(() => traceSink.append(record))
+      .catch(() => false);
     return { result: { ...draft, traceWritten } };
   };
 }

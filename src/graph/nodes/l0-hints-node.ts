@@ -16,7 +16,8 @@ export interface L0HintsNodeOptions {
  */
 export function createL0HintsNode({ l0, k }: L0HintsNodeOptions) {
   return function l0Hints(state: RetrievalStateType): RetrievalStateUpdate {
-    const forced = state.domain;
+    // Normalised as chooseDomainFilter does, so that L0 and L1 filter by the same domain.
+    const forced = state.domain?.trim().toLowerCase() || null;
     if (l0 === null) return { domainFilter: chooseDomainFilter(forced, { titles: [], keywords: [], domains: [], entities: [] }) };
     const { hints, candidates } = l0.search(state.query, { domain: forced, limit: Math.max(k, state.limit) });
     return { hints, l0Candidates: candidates, domainFilter: chooseDomainFilter(forced, hints) };

@@ -1,9 +1,8 @@
 import { Embeddings } from "@langchain/core/embeddings";
 import { tokenize } from "../../text/tokenize.js";
-import { decodeFloat32, encodeFloat32, LSA_MODEL_VERSION, validateLsaModelHeader, type LsaModelHeader } from "./lsa-model-header.js";
-import { randomizedSvd } from "./randomized-svd.js";
-import { sparseFromRows } from "./sparse-matrix.js";
-import { buildVocabulary, inverseDocumentFrequency, weighTerms } from "./term-weights.js";
+import { fitLsaModel } from "./lsa-fit.js";
+import { decodeFloat32, encodeFloat32, validateLsaModelHeader, type LsaModelHeader } from "./lsa-model-header.js";
+import { inverseDocumentFrequency, weighTerms } from "./term-weights.js";
 
 /** Options of {@link LsaEmbeddings.fit}. */
 export interface LsaEmbeddingsOptions {
@@ -31,7 +30,7 @@ const NEGLIGIBLE_PROJECTION = 1e-9;
  * The offline default embedder: latent semantic analysis fitted on the corpus at index time.
  * Documents become L2-normalised log-TF × IDF vectors, a seeded randomized truncated SVD finds
  * the leading term directions, and every text (document or query) is folded in through the same
- * projection and L2-normalised. Fitting is synchronous and deterministic.
+ * projection (`x ↦ xᵀ V Σ^-1/2`) and L2-normalised. Fitting is synchronous and deterministic.
  *
  * The last axis is reserved: text with no known terms (or whose terms project to nothing)
  * embeds as the unit vector along it, and every other text has 0 there, so such a text has
@@ -61,34 +60,11 @@ export class LsaEmbeddings extends Embeddings {
 
   /**
    * Fits a model on the corpus: same texts and options give a bit-identical model.
-   * @throws Error when an option is not a positive integer (seed: any integer).
+   * @throws Error when an option is not an integer in range (seed: any integer; powerIterations: 0 or more; others: 1 or more).
    */
   static fit(texts: readonly string[], options: LsaEmbeddingsOptions = {}): LsaEmbeddings {
-    const fitOptions = {
-      dimensions: checkInteger("dimensions", options.dimensions ?? 256, 1),
-      seed: checkInteger("seed", options.seed ?? 42, Number.MIN_SAFE_INTEGER),
-      powerIterations: checkInteger("powerIterations", options.powerIterations ?? 2, 0),
-      minDocumentFrequency: checkInteger("minDocumentFrequency", options.minDocumentFrequency ?? 1, 1),
-      maxVocabulary: checkInteger("maxVocabulary", options.maxVocabulary ?? 100_000, 1),
-    };
-    const tokenLists = texts.map((text) => tokenize(text));
-    const { terms, documentFrequencies } = buildVocabulary(tokenLists, fitOptions);
-    const termIndex = new Map(terms.map((term, i) => [term, i]));
-    const idf = Float64Array.from(documentFrequencies, (df) => inverseDocumentFrequency(df, texts.length));
-    const matrix = sparseFromRows(tokenLists.map((tokens) => weighTerms(tokens, termIndex, idf)), terms.length);
-    const dimensions = Math.max(1, Math.min(fitOptions.dimensions, Math.min(texts.length, terms.length) + 1));
-    const svd = randomizedSvd(matrix, { components: dimensions - 1, seed: fitOptions.seed, powerIterations: fitOptions.powerIterations });
-    const header: LsaModelHeader = {
-      kind: "lsa",
-      version: LSA_MODEL_VERSION,
-      dimensions,
-      documentCount: texts.length,
-      terms,
-      documentFrequencies,
-      singularValues: Array.from(svd.singularValues),
-      fitOptions,
-    };
-    return new LsaEmbeddings(header, Float32Array.from(svd.rightVectors));
+    const { header, projection } = fitLsaModel(texts, options);
+    return new LsaEmbeddings(header, projection);
   }
 
   /** Length of every vector this model returns. */
@@ -141,12 +117,4 @@ export class LsaEmbeddings extends Embeddings {
     const valid = validateLsaModelHeader(header, projection.byteLength);
     return new LsaEmbeddings(structuredClone(valid), decodeFloat32(projection));
   }
-}
-
-function checkInteger(name: string, value: number, min: number): number {
-  if (!Number.isSafeInteger(value) || value < min) {
-    const bound = min === Number.MIN_SAFE_INTEGER ? "" : ` >= ${min}`;
-    throw new Error(`LsaEmbeddings: option ${name} must be an integer${bound}, got ${value}`);
-  }
-  return value;
 }

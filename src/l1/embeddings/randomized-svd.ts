@@ -1,4 +1,5 @@
-import { dot, jacobiEigen, mulberry32, multiply, orthonormalizeRows, randomSignMatrix, transpose } from "./linear-algebra.js";
+import { jacobiEigen } from "./jacobi-eigen.js";
+import { dot, mulberry32, multiply, orthonormalizeRows, randomMatrix, transpose } from "./linear-algebra.js";
 import { multiplySparse, multiplySparseTransposed, type SparseMatrix } from "./sparse-matrix.js";
 
 /** Options of {@link randomizedSvd}. */
@@ -26,7 +27,7 @@ const RELATIVE_RANK_TOLERANCE = 1e-6;
 
 /**
  * Truncated SVD of a sparse matrix `A` (`n × m`) by a randomized range finder (Halko, Martinsson
- * & Tropp 2011): `Q = orth(A Ω)` for a random-sign `Ω`, refined by `Q ← orth(A Aᵀ Q)` power iterations, then the small
+ * & Tropp 2011): `Q = orth(A Ω)` for a uniform random `Ω`, refined by `Q ← orth(A Aᵀ Q)` power iterations, then the small
  * `l × l` matrix `Qᵀ A Aᵀ Q = W Λ Wᵀ` is diagonalised by Jacobi rotations, giving `U = Q W`,
  * `Σ = √Λ` and `V = Aᵀ U Σ⁻¹`. Only `n × l` blocks are ever orthonormalised, so the cost grows
  * with the number of documents and stored entries, not with the vocabulary squared.
@@ -41,7 +42,7 @@ export function randomizedSvd(a: SparseMatrix, options: RandomizedSvdOptions): T
   if (k === 0) return { singularValues, rightVectors };
   const l = Math.min(k + (options.oversampling ?? 10), n, m);
 
-  const omega = randomSignMatrix(m, l, mulberry32(options.seed));
+  const omega = randomMatrix(m, l, mulberry32(options.seed));
   let basis = orthonormalBasis(multiplySparse(a, omega, l), n, l);
   for (let i = 0; i < options.powerIterations; i++) {
     const q = transpose(basis, l, n);

@@ -1,0 +1,55 @@
+import type { RetrievalGraph } from "../../src/graph/retrieval-graph.js";
+import type { LookupResult } from "../../src/types.js";
+import type { RankedDoc, Run } from "../metrics/index.js";
+
+/** One query to run. */
+export interface EvalQuery {
+  id: string;
+  text: string;
+}
+
+/** A run and how long its queries took. */
+export interface QueryRun {
+  run: Run;
+  /** Milliseconds per query, in query order. */
+  latenciesMs: number[];
+  results: Map<string, LookupResult>;
+}
+
+/** Runs every query through the retrieval graph, as the tool would, keeping up to `depth` sources each. */
+export async function runQueries(graph: RetrievalGraph, queries: readonly EvalQuery[], depth: number, onQuery: (done: number) => void = () => {}): Promise<QueryRun> {
+  const run: Run = new Map();
+  const results = new Map<string, LookupResult>();
+  const latenciesMs: number[] = [];
+  for (const [i, query] of queries.entries()) {
+    const started = performance.now();
+    const { result } = await graph.invoke({ query: query.text, limit: depth });
+    latenciesMs.push(performance.now() - started);
+    if (result === null) throw new Error(`the retrieval graph returned no result for query ${query.id}`);
+    run.set(query.id, toRankedDocs(result, depth));
+    results.set(query.id, result);
+    onQuery(i + 1);
+  }
+  return { run, latenciesMs, results };
+}
+
+/**
+ * The evidence order as a ranked list. Scores are made strictly decreasing (rounded fused scores
+ * can tie), so that a TREC tool sorting by score keeps the tool's own order.
+ */
+export function toRankedDocs(result: LookupResult, depth: number): RankedDoc[] {
+  let previous = Number.POSITIVE_INFINITY;
+  return result.evidence.map((block, rank) => {
+    let score = Number((block.score ?? depth - rank).toFixed(6));
+    if (score >= previous) score = Number((previous - 1e-6).toFixed(6));
+    previous = score;
+    return { docId: block.source, score };
+  });
+}
+
+/** The p-th percentile (0-100) of a list of numbers, nearest-rank. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}

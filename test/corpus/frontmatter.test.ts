@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { FrontmatterError, normalizeFrontmatter } from "../../src/corpus/frontmatter.js";
+
+describe("normalizeFrontmatter", () => {
+  it("gives empty lists and no title or domain for empty frontmatter", () => {
+    expect(normalizeFrontmatter({})).toEqual({ keywords: [], entities: [], aliases: [] });
+  });
+
+  it("keeps title, lower-cases the domain and copies the lists, ignoring unknown keys", () => {
+    expect(
+      normalizeFrontmatter({ title: " Refunds ", domain: "Billing", keywords: ["refund"], entities: ["Stripe"], aliases: ["money back"], owner: "ana" }),
+    ).toEqual({ title: "Refunds", domain: "billing", keywords: ["refund"], entities: ["Stripe"], aliases: ["money back"] });
+  });
+
+  it("reads category as the domain", () => {
+    expect(normalizeFrontmatter({ category: "HR" }).domain).toBe("hr");
+  });
+
+  it("prefers domain over category when both are set", () => {
+    expect(normalizeFrontmatter({ domain: "it", category: "hr" }).domain).toBe("it");
+  });
+
+  it("falls back to category when domain is blank", () => {
+    expect(normalizeFrontmatter({ domain: "   ", category: "ops" }).domain).toBe("ops");
+  });
+
+  it("reads tags as the keywords, and prefers keywords when both are set", () => {
+    expect(normalizeFrontmatter({ tags: ["deploy", "release"] }).keywords).toEqual(["deploy", "release"]);
+    expect(normalizeFrontmatter({ keywords: ["a"], tags: ["b"] }).keywords).toEqual(["a"]);
+  });
+
+  it("splits a comma-separated string into a trimmed list without blanks or duplicates", () => {
+    expect(normalizeFrontmatter({ tags: " deploy, release ,, deploy ,rollback" }).keywords).toEqual(["deploy", "release", "rollback"]);
+  });
+
+  it("accepts numbers where strings are expected", () => {
+    expect(normalizeFrontmatter({ title: 2024, keywords: [1, "two"] })).toMatchObject({ title: "2024", keywords: ["1", "two"] });
+  });
+
+  it("ignores null fields", () => {
+    expect(normalizeFrontmatter({ title: null, domain: null, keywords: null })).toEqual({ keywords: [], entities: [], aliases: [] });
+  });
+
+  it.each([
+    ["a list as the title", { title: ["a"] }, "title"],
+    ["an object as the domain", { domain: { name: "it" } }, "domain"],
+    ["a boolean as the category", { category: true }, "category"],
+    ["a number as the keywords", { keywords: 5 }, "keywords"],
+    ["an object inside the tags", { tags: ["ok", { bad: 1 }] }, "tags"],
+    ["a boolean as the entities", { entities: false }, "entities"],
+    ["a nested list as the aliases", { aliases: [["x"]] }, "aliases"],
+  ])("throws a FrontmatterError naming the field for %s", (_label, data, field) => {
+    expect(() => normalizeFrontmatter(data)).toThrow(FrontmatterError);
+    expect(() => normalizeFrontmatter(data)).toThrow(`"${field}"`);
+  });
+});

@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import { CONTENT_PREVIEW_CHARS, preview, toErrorRecord, toTraceRecord, type TraceContext } from "../../src/trace/trace-record.js";
+import type { LookupResult } from "../../src/types.js";
+
+const LONG = `${"Step one: drain the node. ".repeat(60)}THE-END-MARKER`;
+
+function result(overrides: Partial<LookupResult> = {}): LookupResult {
+  const evidence = [
+    {
+      source: "ops/restart.md#drain",
+      title: "Restart",
+      breadcrumb: ["Restart", "Drain"],
+      retrievalLayer: "L0+L1" as const,
+      content: LONG,
+      hitReasons: ["L0:keyword:drain", "L1:similarity:0.81"],
+      score: 0.93,
+    },
+    { source: "ops/notes.md#top", retrievalLayer: "L1" as const, content: "Short   note\n\nwith  spaces.", hitReasons: ["L1:similarity:0.40"] },
+  ];
+  return {
+    invocationId: "inv-42",
+    query: "how to drain a node",
+    retrievalLayer: "L0+L1",
+    hints: { titles: ["Restart"], keywords: ["drain"], domains: ["ops"], entities: ["kubectl"] },
+    domainFilter: "ops",
+    l1Status: "ok",
+    fallbackReason: null,
+    relevance: { level: "high", semanticSupport: true, reason: "both layers" },
+    evidence,
+    primary: evidence[0],
+    supplements: evidence.slice(1),
+    candidateCount: 4,
+    evidenceCount: 2,
+    traceWritten: false,
+    ...overrides,
+  };
+}
+
+const CONTEXT: TraceContext = {
+  toolName: "lookup_knowledge",
+  startedAt: Date.UTC(2024, 4, 1, 12, 0, 0, 250),
+  durationMs: 12.3456,
+  input: { query: "how to drain a node", domain: null, limit: 5 },
+  corpusFingerprint: "fp-1",
+  l1CandidateCount: 3,
+  l1Error: null,
+};
+
+describe("toTraceRecord", () => {
+  it("projects a lookup onto a snake_case tool_invocation record", () => {
+    const record = toTraceRecord(result(), CONTEXT);
+
+    expect(record).toMatchObject({
+      type: "tool_invocation",
+      invocation_id: "inv-42",
+      tool_name: "lookup_knowledge",
+      started_at: "2024-05-01T12:00:00.250Z",
+      duration_ms: 12.35,
+      status: "success",
+      input: { query: "how to drain a node", domain: null, limit: 5 },
+      corpus_fingerprint: "fp-1",
+    });
+    expect(Object.keys(record).sort()).toEqual(
+      ["corpus_fingerprint", "duration_ms", "input", "invocation_id", "retrieval_details", "started_at", "status", "tool_name", "type"].sort(),
+    );
+  });
+
+  it("records retrieval details with exactly the documented nested keys", () => {
+    const details = toTraceRecord(result(), CONTEXT).retrieval_details;
+    if (details === null) throw new Error("expected retrieval details");
+
+    expect(Object.keys(details).sort()).toEqual(
+      ["candidate_count", "evidence", "evidence_count", "fallback_reason", "l0", "l1", "relevance", "retrieval_layer"].sort(),
+    );
+    expect(details.l0).toEqual({ matched_titles: ["Restart"], matched_keywords: ["drain"], domains: ["ops"], entities: ["kubectl"] });
+    expect(details.l1).toEqual({ status: "ok", domain_filter: "ops", candidate_count: 3 });
+    expect(details.relevance).toEqual({ level: "high", semantic_support: true });
+    expect(details).toMatchObject({ retrieval_layer: "L0+L1", fallback_reason: null, candidate_count: 4, evidence_count: 2 });
+    expect(Object.keys(details.evidence[0]).sort()).toEqual(["content_preview", "hit_reasons", "retrieval_layer", "score", "source", "title"]);
+    expect(details.evidence[0]).toMatchObject({ source: "ops/restart.md#drain", title: "Restart", retrieval_layer: "L0+L1", score: 0.93 });
+    expect(details.evidence[1]).toMatchObject({ title: null, score: null, content_preview: "Short note with spaces." });
+  });
+
+  it("keeps at most 200 characters of a long block and never its full content", () => {
+    const details = toTraceRecord(result(), CONTEXT).retrieval_details;
+    const previewText = details?.evidence[0].content_preview ?? "";
+
+    expect(CONTENT_PREVIEW_CHARS).toBe(200);
+    expect(previewText.length).toBeLessThanOrEqual(200);
+    expect(previewText.endsWith("…")).toBe(true);
+    expect(previewText).not.toContain("THE-END-MARKER");
+    expect(JSON.stringify(toTraceRecord(result(), CONTEXT))).not.toContain("THE-END-MARKER");
+  });
+
+  it("records the L1 error message only when there was one", () => {
+    const failed = toTraceRecord(result({ l1Status: "error", fallbackReason: "l1_error" }), { ...CONTEXT, l1Error: "embedder down" });
+    const fine = toTraceRecord(result(), CONTEXT);
+
+    expect(failed.retrieval_details?.l1).toEqual({ status: "error", domain_filter: "ops", candidate_count: 3, error: "embedder down" });
+    expect(failed.retrieval_details?.fallback_reason).toBe("l1_error");
+    expect(fine.retrieval_details?.l1).not.toHaveProperty("error");
+  });
+});
+
+describe("preview", () => {
+  it("collapses whitespace and keeps short text whole", () => {
+    expect(preview("  a\n\n b\tc  ")).toBe("a b c");
+  });
+
+  it("cuts text at the limit with an ellipsis as the last character", () => {
+    expect(preview("abcdefghij", 5)).toBe("abcd…");
+    expect(preview("abcde", 5)).toBe("abcde");
+  });
+});
+
+describe("toErrorRecord", () => {
+  it("records a failed lookup with its error message and no retrieval details", () => {
+    const record = toErrorRecord(
+      "inv-err",
+      { toolName: "lookup_knowledge", startedAt: 0, durationMs: 1.23456, input: { query: "q", domain: "it", limit: 3 }, corpusFingerprint: null },
+      new Error("graph exploded"),
+    );
+
+    expect(record).toEqual({
+      type: "tool_invocation",
+      invocation_id: "inv-err",
+      tool_name: "lookup_knowledge",
+      started_at: "1970-01-01T00:00:00.000Z",
+      duration_ms: 1.23,
+      status: "error",
+      input: { query: "q", domain: "it", limit: 3 },
+      corpus_fingerprint: null,
+      error: "graph exploded",
+      retrieval_details: null,
+    });
+  });
+});
