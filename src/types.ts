@@ -94,6 +94,6 @@ export interface Candidate {
   /** The layer's own score: BM25 for L0, cosine similarity for L1. */
   score: number;
   hitReasons: string[];
-  /** Share of the distinct query terms found in the chunk (L0 only). */
+  /** IDF-weighted share of the query's terms that the chunk contains, from 0 to 1. */
   coverage?: number;
 }

@@ -6,7 +6,7 @@ import type { Candidate, EvidenceBlock, FallbackReason, L0Hints, L1Status, Looku
 export interface LayeredEvidence extends EvidenceBlock {
   /** Normalised score per layer, in [0, 1]. */
   layerScores: { L0?: number; L1?: number };
-  /** Share of query terms in the block (from L0), when L0 saw it. */
+  /** IDF-weighted share of the query's terms in the block, when a layer measured it. */
   coverage?: number;
   /** Raw cosine similarity, when L1 saw it. */
   similarity?: number;

@@ -6,6 +6,7 @@ import { Bm25Stats, type Bm25Snapshot } from "../l0/bm25.js";
 import { KeywordIndex, type KeywordIndexSnapshot } from "../l0/keyword-index.js";
 import { LSA_MODEL_FILE, LSA_PROJECTION_FILE, LsaEmbeddings, type LsaModelHeader } from "../l1/embeddings/index.js";
 import { VectorIndex } from "../l1/vector-index.js";
+import { TOKENIZER_VERSION } from "../text/tokenize.js";
 import type { Chunk, SkippedFile } from "../types.js";
 import { INDEX_FILES, parseJsonFile, readManifest, verifyChecksums, writeFileAtomically, writeManifest } from "./index-files.js";
 import { INDEX_FORMAT_VERSION, sha256, type IndexSettings } from "./manifest.js";
@@ -81,6 +82,12 @@ function restoreEmbeddings(dir: string, settings: IndexSettings, contents: Map<s
 /** Reads a saved index, checking every file before it is parsed; all failures say how to rebuild. */
 export async function loadIndexParts(dir: string, options: { embeddings?: EmbeddingsInterface }): Promise<IndexParts> {
   const manifest = await readManifest(dir);
+  if (manifest.settings?.tokenizerVersion !== TOKENIZER_VERSION) {
+    throw new LookupKnowledgeError(
+      "INDEX_MISMATCH",
+      `the index in "${dir}" was built with term rules version ${String(manifest.settings?.tokenizerVersion)}, this version uses ${TOKENIZER_VERSION}. Run \`lookup-knowledge index --out ${dir}\` to rebuild it.`,
+    );
+  }
   const contents = await verifyChecksums(dir, manifest);
   const chunks = parseJsonFile<Chunk[]>(dir, contents, INDEX_FILES.chunks);
   if (!Array.isArray(chunks) || chunks.length !== manifest.chunkCount) throw indexUnusable(dir, "chunks.json does not match the manifest");

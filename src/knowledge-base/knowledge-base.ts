@@ -5,8 +5,9 @@ import type { RetrievalSource } from "../graph/options.js";
 import { Bm25Stats, DEFAULT_BM25_OPTIONS } from "../l0/bm25.js";
 import { KeywordIndex } from "../l0/keyword-index.js";
 import { createL0Searcher, type L0Searcher } from "../l0/l0-search.js";
+import { createTermCoverage } from "../l0/term-coverage.js";
 import { createL1Searcher, type L1Searcher } from "../l1/l1-search.js";
-import { tokenize } from "../text/tokenize.js";
+import { tokenize, TOKENIZER_VERSION } from "../text/tokenize.js";
 import type { Chunk, SkippedFile } from "../types.js";
 import type { KnowledgeBaseOptions } from "./build-options.js";
 import { embedChunks, HNSW_DEFAULTS } from "./embed-chunks.js";
@@ -49,7 +50,7 @@ export class KnowledgeBase implements RetrievalSource {
     this.domains = [...new Set(parts.chunks.flatMap((chunk) => (chunk.meta.domain ? [chunk.meta.domain] : [])))].sort();
     this.l0 = createL0Searcher(parts);
     const { chunks, embeddings, vectorIndex } = parts;
-    this.l1 = embeddings === null ? null : vectorIndex === null ? { search: async () => [] } : createL1Searcher({ chunks, vectorIndex, embeddings });
+    this.l1 = embeddings === null ? null : vectorIndex === null ? { search: async () => [] } : createL1Searcher({ chunks, vectorIndex, embeddings, coverage: createTermCoverage(parts.bm25) });
   }
 
   /** Reads, chunks and indexes every Markdown file below `corpusDir`; skipped files are warned about and listed in `skipped`. */
@@ -84,7 +85,7 @@ export class KnowledgeBase implements RetrievalSource {
       bm25,
       embeddings,
       vectorIndex,
-      settings: { bm25: bm25Options, hnsw, embedder },
+      settings: { tokenizerVersion: TOKENIZER_VERSION, bm25: bm25Options, hnsw, embedder },
     });
   }
 

@@ -14,6 +14,8 @@ export interface EmbedderInfo {
 
 /** Settings that change what an index answers; part of the fingerprint. */
 export interface IndexSettings {
+  /** Version of the term rules the indexes were built with. */
+  tokenizerVersion: number;
   bm25: { k1: number; b: number };
   hnsw: { m: number; efConstruction: number; randomSeed: number };
   embedder: EmbedderInfo;

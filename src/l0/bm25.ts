@@ -211,6 +211,18 @@ export class Bm25Stats {
     return docIds === undefined ? this.#scoreAll(query) : this.#scoreSome(query, docIds);
   }
 
+  /** Inverse document frequency of a term; a term no document contains gets the largest possible value. */
+  idf(term: string): number {
+    const id = this.#termIds.get(term);
+    return id === undefined ? Math.log(1 + (this.size + 0.5) / 0.5) : this.#idf[id];
+  }
+
+  /** True when document `docId` contains `term`. */
+  contains(docId: number, term: string): boolean {
+    const id = this.#termIds.get(term);
+    return id !== undefined && this.#findPosting(this.#offsets[id], this.#offsets[id + 1], docId) >= 0;
+  }
+
   /** The snapshot to persist; restore it with {@link Bm25Stats.fromJSON}. */
   toJSON(): Bm25Snapshot {
     const docs: number[][] = Array.from({ length: this.size }, () => []);

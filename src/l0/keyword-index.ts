@@ -15,14 +15,12 @@ export type KeywordIndexSnapshot = Record<string, string>;
 type FlexDocument = Document<Record<string, string>>;
 type FieldResult = { field: string; result: (string | number)[] };
 
-const NO_DOMAIN_TAG = "";
-
 function createDocumentIndex(): FlexDocument {
   return new Document<Record<string, string>>({
     tokenize: "strict",
     // One tokenizer everywhere: FlexSearch stores the same stemmed terms that BM25 and the hints use.
     encode: (text: string) => tokenize(text),
-    document: { id: "id", index: [...KEYWORD_FIELDS], tag: [{ field: "domainTag" }] },
+    document: { id: "id", index: [...KEYWORD_FIELDS] },
   });
 }
 
@@ -35,7 +33,6 @@ function toDocument(id: number, chunk: Chunk): Record<string, string> {
     aliases: meta.aliases.join(" \n "),
     entities: meta.entities.join(" \n "),
     domain: meta.domain ?? "",
-    domainTag: meta.domain ?? NO_DOMAIN_TAG,
     body: chunk.content,
   };
 }
@@ -75,17 +72,18 @@ export class KeywordIndex {
   }
 
   /**
-   * Looks every query word up on its own, so that each hit knows which term produced it.
-   * @param domain only chunks of this domain, when given
+   * Looks every query word up on its own, so that each hit knows which term produced it. Every
+   * chunk sharing a term is returned (no limit), so a caller's domain filter afterwards is exact;
+   * FlexSearch's own tag filter is not used, because combined with several fields it drops hits.
    */
-  match(query: string, domain: string | null = null): FieldMatches {
+  match(query: string): FieldMatches {
     const matches: FieldMatches = new Map();
     if (this.size === 0) return matches;
     const words = new Set(tokenize(query, { stem: false }));
     for (const word of words) {
       const [term] = tokenize(word);
       if (term === undefined) continue;
-      const options = { index: [...KEYWORD_FIELDS], limit: this.size, ...(domain ? { tag: { domainTag: domain } } : {}) };
+      const options = { index: [...KEYWORD_FIELDS], limit: this.size };
       const results = this.index.search(word, options) as unknown as FieldResult[];
       for (const { field, result } of results) {
         for (const id of result) {

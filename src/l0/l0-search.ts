@@ -3,6 +3,7 @@ import type { Candidate, Chunk, L0Hints } from "../types.js";
 import type { Bm25Stats } from "./bm25.js";
 import { collectHints, hintReasons, matchHintFields, type HintMatch } from "./hints.js";
 import type { FieldMatches, KeywordIndex } from "./keyword-index.js";
+import { createTermCoverage } from "./term-coverage.js";
 
 /** What L0 found for one query: hint data and BM25-ranked candidates. */
 export interface L0Result {
@@ -50,6 +51,7 @@ function mayHint(fields: Fields, titleTerms: () => number): boolean {
  * the kept candidates only.
  */
 export function createL0Searcher({ chunks, keywordIndex, bm25 }: L0SearcherDeps): L0Searcher {
+  const coverage = createTermCoverage(bm25);
   const phraseCache = new Map<string, readonly string[]>();
   const termsOf = (phrase: string) => {
     let terms = phraseCache.get(phrase);
@@ -61,7 +63,8 @@ export function createL0Searcher({ chunks, keywordIndex, bm25 }: L0SearcherDeps)
     search(query, { domain, limit }) {
       const queryTerms = tokenize(query);
       const distinct = new Set(queryTerms);
-      const matches = keywordIndex.match(query, domain);
+      const matches = keywordIndex.match(query);
+      if (domain !== null) for (const id of matches.keys()) if (chunks[id].meta.domain !== domain) matches.delete(id);
       const scores = bm25.score(queryTerms, matches.keys());
 
       const hintMatches = new Map<number, HintMatch>();
@@ -73,15 +76,13 @@ export function createL0Searcher({ chunks, keywordIndex, bm25 }: L0SearcherDeps)
       const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);
       const candidates = ranked.map(([id, score]): Candidate => {
         const fields: Fields = matches.get(id) ?? new Map();
-        const found = new Set<string>();
-        fields.forEach((terms) => terms.forEach((term) => found.add(term)));
         const bodyTerms = [...(fields.get("body") ?? [])];
         const match = hintMatches.get(id);
         return {
           id,
           chunk: chunks[id],
           score,
-          coverage: distinct.size > 0 ? found.size / distinct.size : 0,
+          coverage: coverage(queryTerms, id),
           hitReasons: [
             ...(match ? hintReasons(match) : []),
             ...(bodyTerms.length > 0 ? [`L0:body:${bodyTerms.join(",")}`] : []),

@@ -15,6 +15,12 @@ export interface TokenizeOptions {
   stem?: boolean;
 }
 
+/**
+ * Version of the term rules (folding, stopwords, stemmer). Saved indexes record it: terms from
+ * another version would not match, so such an index must be rebuilt.
+ */
+export const TOKENIZER_VERSION = 1;
+
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
 /**

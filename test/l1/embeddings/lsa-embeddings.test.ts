@@ -52,6 +52,7 @@ describe("LsaEmbeddings", () => {
   it("caps the dimension at what the corpus supports plus the reserved axis", () => {
     expect(model.dimensions).toBe(CORPUS.length + 1);
     expect(LsaEmbeddings.fit(CORPUS, { dimensions: 5 }).dimensions).toBe(5);
+    expect(LsaEmbeddings.fit(CORPUS, { maxVocabulary: 3 }).dimensions).toBe(4);
   });
 
   it("places related documents closer than unrelated ones", async () => {

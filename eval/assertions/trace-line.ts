@@ -1,0 +1,32 @@
+import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
+import { CONTENT_PREVIEW_CHARS } from "../../src/trace/trace-record.js";
+import { isFailure, readCase } from "../promptfoo/golden-case.js";
+
+interface TraceLine {
+  type?: string;
+  invocation_id?: string;
+  tool_name?: string;
+  retrieval_details?: { evidence_count?: number; evidence?: { content_preview?: string }[] } | null;
+}
+
+/** Exactly one trace line per call, for this invocation, with previews of at most 200 characters and no block's full content. */
+export default function traceLine(_output: string, context: AssertionValueFunctionContext): GradingResult {
+  const graded = readCase(context);
+  if (isFailure(graded)) return graded;
+  const { artifact, metadata } = graded;
+  const lines = metadata.traceLines as TraceLine[];
+  const problems: string[] = [];
+  if (!artifact.traceWritten) problems.push("traceWritten is false");
+  if (lines.length !== 1) problems.push(`${lines.length} trace lines for invocation ${artifact.invocationId}`);
+  const line = lines[0];
+  if (line) {
+    if (line.type !== "tool_invocation" || line.tool_name !== "lookup_knowledge") problems.push("not a lookup_knowledge tool_invocation record");
+    if (line.retrieval_details?.evidence_count !== artifact.evidenceCount) problems.push("evidence_count differs from the artifact");
+    const text = JSON.stringify(line);
+    if ((line.retrieval_details?.evidence ?? []).some((e) => (e.content_preview ?? "").length > CONTENT_PREVIEW_CHARS)) problems.push("a content_preview is longer than 200 characters");
+    const leaked = artifact.evidence.filter((block) => block.content.length > CONTENT_PREVIEW_CHARS && text.includes(JSON.stringify(block.content).slice(1, -1)));
+    if (leaked.length > 0) problems.push(`full content of ${leaked.map((block) => block.source).join(", ")} is in the trace`);
+  }
+  const pass = problems.length === 0;
+  return { pass, score: pass ? 1 : 0, reason: pass ? "one whole trace line, previews only" : problems.join("; "), namedScores: { trace_ok: pass ? 1 : 0 } };
+}

@@ -1,0 +1,63 @@
+import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
+import type { LookupResult } from "../../src/types.js";
+import type { LookupProviderMetadata } from "./lookup-provider.js";
+
+/** Kinds of golden questions. */
+export type GoldenKind = "keyword" | "paraphrase" | "cross-domain" | "single-domain" | "no-answer";
+
+/** The vars of one golden case. */
+export interface GoldenVars {
+  query: string;
+  kind: GoldenKind;
+  /** Chunk sources that answer the question, best first; empty for no-answer questions. */
+  gold: string[];
+  /** The one domain the question is about, or null. */
+  expected_domain: string | null;
+  /** A domain the case forces on the tool. */
+  domain?: string;
+}
+
+/** One graded case as an assertion sees it. */
+export interface GradedCase {
+  vars: GoldenVars;
+  metadata: LookupProviderMetadata;
+  artifact: LookupResult;
+  /** Sources in evidence order. */
+  ranked: string[];
+}
+
+/** Reads the golden vars and the provider's metadata; a missing piece is a clear failure, not a pass. */
+export function readCase(context: AssertionValueFunctionContext): GradedCase | GradingResult {
+  const metadata = (context.metadata ?? context.providerResponse?.metadata) as LookupProviderMetadata | undefined;
+  if (!metadata?.artifact) return { pass: false, score: 0, reason: "the provider returned no lookup artifact in metadata" };
+  const labels = context.test.metadata as { kind?: GoldenKind; gold?: unknown; expected_domain?: string } | undefined;
+  if (!labels || !Array.isArray(labels.gold)) return { pass: false, score: 0, reason: "the test case has no `gold` list in its metadata" };
+  const vars: GoldenVars = {
+    query: String(context.vars.query ?? ""),
+    kind: labels.kind ?? "keyword",
+    gold: labels.gold.map(String),
+    expected_domain: labels.expected_domain || null,
+    ...(typeof context.vars.domain === "string" ? { domain: context.vars.domain } : {}),
+  };
+  return { vars, metadata, artifact: metadata.artifact, ranked: metadata.artifact.evidence.map((block) => block.source) };
+}
+
+/** True when {@link readCase} could not read the case. */
+export function isFailure(value: GradedCase | GradingResult): value is GradingResult {
+  return "pass" in value;
+}
+
+/** Gold judgements as graded relevance: the first gold source 2, the others 1 (rank order of the golden set). */
+export function judgements(gold: readonly string[]): Map<string, number> {
+  return new Map(gold.map((source, i) => [source, i === 0 ? 2 : 1]));
+}
+
+/** A ranking-metric result: the score is the metric, and the case passes when it reaches `min` (from the assertion's config). */
+export function metricResult(name: string, value: number, min: number, detail: string): GradingResult {
+  return {
+    pass: value >= min,
+    score: value,
+    reason: `${name} = ${value.toFixed(3)} (min ${min}); ${detail}`,
+    namedScores: { [name]: value },
+  };
+}

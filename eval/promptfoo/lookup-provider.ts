@@ -1,0 +1,100 @@
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { ApiProvider, CallApiContextParams, ProviderOptions, ProviderResponse } from "promptfoo";
+import { KnowledgeBase } from "../../src/knowledge-base/knowledge-base.js";
+import { createLookupKnowledgeTool } from "../../src/tool/lookup-knowledge-tool.js";
+import type { LookupResult } from "../../src/types.js";
+import { parseVariants, VARIANTS, variantSlug, type VariantName } from "../variants.js";
+
+/** `config` of the provider in promptfooconfig.yaml. */
+export interface LookupProviderConfig {
+  /** Which retrieval variant this provider runs. @default "L0+L1" */
+  variant?: string;
+  /** Markdown corpus to index. @default "corpus" */
+  corpusDir?: string;
+  /** Folder for the per-variant trace files. @default "eval/results/promptfoo/traces" */
+  traceDir?: string;
+  /** Evidence blocks per lookup (the ranking metrics look at the top 10). @default 10 */
+  limit?: number;
+}
+
+/** What the provider puts in `metadata`: structure out of band, never parsed back out of text. */
+export interface LookupProviderMetadata {
+  variant: VariantName;
+  artifact: LookupResult;
+  /** The trace lines written for this call, read back from the trace file. */
+  traceLines: unknown[];
+  corpusFingerprint: string;
+}
+
+const knowledgeBases = new Map<string, Promise<KnowledgeBase>>();
+const tools = new Map<string, Promise<ReturnType<typeof createLookupKnowledgeTool>>>();
+
+function knowledgeBase(corpusDir: string): Promise<KnowledgeBase> {
+  let kb = knowledgeBases.get(corpusDir);
+  if (!kb) knowledgeBases.set(corpusDir, (kb = KnowledgeBase.build({ corpusDir })));
+  return kb;
+}
+
+/**
+ * A promptfoo provider that calls the real `lookup_knowledge` tool: the evidence text is the
+ * output, the artifact and this call's trace lines are metadata. One knowledge base is built
+ * per process and shared by the variants.
+ */
+export default class LookupKnowledgeProvider implements ApiProvider {
+  readonly config: Required<LookupProviderConfig>;
+  readonly variant: VariantName;
+  private readonly providerId: string;
+  readonly label?: string;
+
+  constructor(options: ProviderOptions = {}) {
+    const config = (options.config ?? {}) as LookupProviderConfig;
+    this.variant = parseVariants(config.variant ?? "L0+L1")[0];
+    this.config = { variant: this.variant, corpusDir: config.corpusDir ?? "corpus", traceDir: config.traceDir ?? "eval/results/promptfoo/traces", limit: config.limit ?? 10 };
+    this.providerId = options.id ?? `lookup-knowledge:${this.variant}`;
+    this.label = options.label ?? VARIANTS[this.variant].label;
+  }
+
+  id(): string {
+    return this.providerId;
+  }
+
+  private get tracePath(): string {
+    return join(this.config.traceDir, `${variantSlug(this.variant)}.jsonl`);
+  }
+
+  private tool(): Promise<ReturnType<typeof createLookupKnowledgeTool>> {
+    const key = `${this.config.corpusDir}|${this.tracePath}`;
+    let tool = tools.get(key);
+    if (!tool) {
+      tool = (async () => {
+        await rm(this.tracePath, { force: true });
+        const kb = await knowledgeBase(this.config.corpusDir);
+        return createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: this.tracePath, ...VARIANTS[this.variant].options });
+      })();
+      tools.set(key, tool);
+    }
+    return tool;
+  }
+
+  async callApi(prompt: string, context?: CallApiContextParams): Promise<ProviderResponse> {
+    try {
+      const tool = await this.tool();
+      const vars = context?.vars ?? {};
+      const domain = typeof vars.domain === "string" && vars.domain.length > 0 ? vars.domain : undefined;
+      const args = { query: prompt, limit: this.config.limit, ...(domain ? { domain } : {}) };
+      const message = await tool.invoke({ type: "tool_call", id: `eval-${Date.now()}`, name: tool.name, args });
+      const artifact = message.artifact as LookupResult;
+      const lines = (await readFile(this.tracePath, "utf8")).split("\n").filter((line) => line.includes(artifact.invocationId));
+      const metadata: LookupProviderMetadata = {
+        variant: this.variant,
+        artifact,
+        traceLines: lines.map((line) => JSON.parse(line) as unknown),
+        corpusFingerprint: (await knowledgeBase(this.config.corpusDir)).fingerprint,
+      };
+      return { output: String(message.content), metadata: metadata as unknown as Record<string, unknown> };
+    } catch (error) {
+      return { error: `lookup_knowledge failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+}
