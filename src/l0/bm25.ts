@@ -217,6 +217,12 @@ export class Bm25Stats {
     return id === undefined ? Math.log(1 + (this.size + 0.5) / 0.5) : this.#idf[id];
   }
 
+  /** The documents that contain `term`, ascending (a view: do not modify). */
+  documentsWith(term: string): Uint32Array {
+    const id = this.#termIds.get(term);
+    return id === undefined ? new Uint32Array(0) : this.#postingDocs.subarray(this.#offsets[id], this.#offsets[id + 1]);
+  }
+
   /** True when document `docId` contains `term`. */
   contains(docId: number, term: string): boolean {
     const id = this.#termIds.get(term);

@@ -59,23 +59,68 @@ export function hintReasons(match: HintMatch): string[] {
   ];
 }
 
+/** Evidence a domain needs before the hints name it: a title, alias or domain-name match, one keyword or entity that only that domain mentions, or two shared ones. */
+export const DOMAIN_HINT_STRENGTH = 2;
+
+/** In how many domains the corpus mentions a phrase (all its terms in one chunk, body included). */
+export type PhraseSpread = (phrase: string) => number;
+
 /**
- * Folds per-chunk matches into the hint data of a lookup. `domains` lists the domains of the
- * documents whose short fields matched (not of every body hit), so one domain means the query
- * points at one part of the knowledge base.
+ * Counts, per phrase, the distinct domains of the chunks that contain all of its terms; memoised.
+ * `documentsWith` lists the chunks containing a term (the BM25 postings).
  */
-export function collectHints(matches: readonly { chunk: Chunk; match: HintMatch }[]): L0Hints {
+export function createPhraseSpread(chunks: readonly Chunk[], termsOf: PhraseTerms, documentsWith: (term: string) => ArrayLike<number>): PhraseSpread {
+  const cache = new Map<string, number>();
+  return (phrase) => {
+    let spread = cache.get(phrase);
+    if (spread !== undefined) return spread;
+    const [first, ...rest] = termsOf(phrase);
+    const domains = new Set<string>();
+    if (first !== undefined) {
+      let ids = Array.from(documentsWith(first));
+      for (const term of rest) {
+        const next = new Set(Array.from(documentsWith(term)));
+        ids = ids.filter((id) => next.has(id));
+      }
+      for (const id of ids) domains.add(chunks[id].meta.domain ?? "");
+    }
+    cache.set(phrase, (spread = domains.size));
+    return spread;
+  };
+}
+
+/**
+ * How strongly one chunk's short-field matches point at its domain: 2 for a title, alias or
+ * domain-name match and for a keyword or entity that only its own domain mentions; 1 for one
+ * that other domains mention too (a generic "payments", a system every domain talks about).
+ */
+export function hintStrength(match: HintMatch, spread: PhraseSpread): number {
+  const strong = (match.title !== undefined ? 2 : 0) + (match.domain !== undefined ? 2 : 0) + match.aliases.length * 2;
+  return strong + [...match.keywords, ...match.entities].reduce((sum, phrase) => sum + (spread(phrase) <= 1 ? 2 : 1), 0);
+}
+
+/**
+ * Folds per-chunk matches into the hint data of a lookup. Titles, keywords and entities list
+ * every short-field match. `domains` is stricter: a domain is named only when one of its
+ * documents matched with at least {@link DOMAIN_HINT_STRENGTH}, so that one shared keyword
+ * such as "payments" does not narrow L1 to the wrong domain.
+ */
+export function collectHints(matches: readonly { chunk: Chunk; match: HintMatch }[], spread: PhraseSpread): L0Hints {
   const titles = new Set<string>();
   const keywords = new Set<string>();
   const entities = new Set<string>();
-  const domains = new Set<string>();
+  const strengthByFile = new Map<string, { domain?: string; strength: number }>();
   for (const { chunk, match } of matches) {
     if (!hasHint(match)) continue;
     if (match.title !== undefined || match.aliases.length > 0) titles.add(chunk.title ?? chunk.file);
     match.keywords.forEach((keyword) => keywords.add(keyword));
     match.entities.forEach((entity) => entities.add(entity));
-    const domain = chunk.meta.domain?.trim();
-    if (domain) domains.add(domain);
+    const strength = hintStrength(match, spread);
+    const seen = strengthByFile.get(chunk.file);
+    // Chunks of one file share its frontmatter: count the file's best chunk, not every chunk.
+    if (!seen || seen.strength < strength) strengthByFile.set(chunk.file, { domain: chunk.meta.domain?.trim(), strength });
   }
+  const domains = new Set<string>();
+  for (const { domain, strength } of strengthByFile.values()) if (domain && strength >= DOMAIN_HINT_STRENGTH) domains.add(domain);
   return { titles: [...titles], keywords: [...keywords], domains: [...domains].sort(), entities: [...entities] };
 }

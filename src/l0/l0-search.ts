@@ -1,7 +1,7 @@
 import { tokenize } from "../text/tokenize.js";
 import type { Candidate, Chunk, L0Hints } from "../types.js";
 import type { Bm25Stats } from "./bm25.js";
-import { collectHints, hintReasons, matchHintFields, type HintMatch } from "./hints.js";
+import { collectHints, createPhraseSpread, hintReasons, matchHintFields, type HintMatch } from "./hints.js";
 import type { FieldMatches, KeywordIndex } from "./keyword-index.js";
 import { createTermCoverage } from "./term-coverage.js";
 
@@ -58,6 +58,7 @@ export function createL0Searcher({ chunks, keywordIndex, bm25 }: L0SearcherDeps)
     if (!terms) phraseCache.set(phrase, (terms = tokenize(phrase)));
     return terms;
   };
+  const spread = createPhraseSpread(chunks, termsOf, (term) => bm25.documentsWith(term));
 
   return {
     search(query, { domain, limit }) {
@@ -90,7 +91,7 @@ export function createL0Searcher({ chunks, keywordIndex, bm25 }: L0SearcherDeps)
           ],
         };
       });
-      const hints = collectHints([...hintMatches].map(([id, match]) => ({ chunk: chunks[id], match })));
+      const hints = collectHints([...hintMatches].map(([id, match]) => ({ chunk: chunks[id], match })), spread);
       return { hints, candidates };
     },
   };

@@ -76,7 +76,9 @@ describe("the L1 domain filter, applied inside the HNSW search", () => {
   it("searches every domain when a shared word points at several", async () => {
     const graph = createRetrievalGraph({ knowledgeBase: kb, tracePath: null });
     const { result } = await graph.invoke({ query: "rollback", limit: 10 });
-    expect(result?.hints.domains).toEqual(expect.arrayContaining(["billing", "deployment"]));
+    // "rollback" is a keyword of both domains: a shared word is too weak to name either one.
+    expect(result?.hints.keywords).toContain("rollback");
+    expect(result?.hints.domains).not.toHaveLength(1);
     expect(result?.domainFilter).toBeNull();
     const domains = new Set(result?.evidence.map((block) => domainOf.get(block.source)));
     expect(domains).toContain("billing");

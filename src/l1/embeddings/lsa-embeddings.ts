@@ -10,12 +10,17 @@ export interface LsaEmbeddingsOptions {
    * Target length of the output vectors; capped by what the corpus supports (one axis per
    * LSA component, at most min(documents, vocabulary) of them, plus the reserved
    * unknown-text axis), at least 1.
-   * @default 256
+   * @default 256, but at most a third of the documents (and at least 8): LSA generalises only
+   * with far fewer components than documents, so a small corpus gets fewer dimensions
    */
   dimensions?: number;
   /** Seed of the randomized SVD. @default 42 */
   seed?: number;
-  /** Power iterations of the randomized range finder. @default 2 */
+  /**
+   * Power iterations of the randomized range finder. More iterations give a more exact SVD,
+   * which measured worse for retrieval (SciFact train nDCG@10 alone: 0.617 with 0, 0.565 with 2).
+   * @default 0
+   */
   powerIterations?: number;
   /** Terms seen in fewer documents are dropped from the vocabulary. @default 1 */
   minDocumentFrequency?: number;

@@ -22,9 +22,9 @@ export interface FittedLsaModel {
  */
 export function fitLsaModel(texts: readonly string[], options: LsaEmbeddingsOptions): FittedLsaModel {
   const fitOptions = {
-    dimensions: checkInteger("dimensions", options.dimensions ?? 256, 1),
+    dimensions: checkInteger("dimensions", options.dimensions ?? defaultDimensions(texts.length), 1),
     seed: checkInteger("seed", options.seed ?? 42),
-    powerIterations: checkInteger("powerIterations", options.powerIterations ?? 2, 0),
+    powerIterations: checkInteger("powerIterations", options.powerIterations ?? 0, 0),
     minDocumentFrequency: checkInteger("minDocumentFrequency", options.minDocumentFrequency ?? 1, 1),
     maxVocabulary: checkInteger("maxVocabulary", options.maxVocabulary ?? 100_000, 1),
   };
@@ -64,6 +64,11 @@ function foldInProjection(rightVectors: Float64Array, singularValues: Float64Arr
     out[i] = sigma > 0 ? rightVectors[i] / Math.sqrt(sigma) : 0;
   }
   return out;
+}
+
+/** 256 components, but at most a third of the documents and at least 8. */
+export function defaultDimensions(documentCount: number): number {
+  return Math.min(256, Math.max(8, Math.floor(documentCount / 3)));
 }
 
 function checkInteger(name: string, value: number, min?: number): number {

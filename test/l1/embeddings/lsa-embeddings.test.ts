@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { defaultDimensions } from "../../../src/l1/embeddings/lsa-fit.js";
 import { LsaEmbeddings } from "../../../src/l1/embeddings/lsa-embeddings.js";
 
 const CORPUS = [
@@ -21,14 +22,14 @@ function length(v: number[]): number {
 }
 
 describe("LsaEmbeddings", () => {
-  const model = LsaEmbeddings.fit(CORPUS);
+  const model = LsaEmbeddings.fit(CORPUS, { dimensions: 256 });
 
   it("records the stable kind name lsa", () => {
     expect(model.id).toBe("lsa");
   });
 
   it("produces bit-identical vectors from two fits of the same corpus and options", async () => {
-    const again = LsaEmbeddings.fit(CORPUS);
+    const again = LsaEmbeddings.fit(CORPUS, { dimensions: 256 });
     expect(await again.embedDocuments(CORPUS)).toEqual(await model.embedDocuments(CORPUS));
     expect(again.serialize().projection.equals(model.serialize().projection)).toBe(true);
   });
@@ -51,8 +52,15 @@ describe("LsaEmbeddings", () => {
 
   it("caps the dimension at what the corpus supports plus the reserved axis", () => {
     expect(model.dimensions).toBe(CORPUS.length + 1);
+    expect(LsaEmbeddings.fit(CORPUS).dimensions).toBe(Math.min(8, CORPUS.length + 1));
     expect(LsaEmbeddings.fit(CORPUS, { dimensions: 5 }).dimensions).toBe(5);
     expect(LsaEmbeddings.fit(CORPUS, { maxVocabulary: 3 }).dimensions).toBe(4);
+  });
+
+  it("defaults to 256 dimensions, at most a third of the documents and at least 8", () => {
+    expect(defaultDimensions(5183)).toBe(256);
+    expect(defaultDimensions(287)).toBe(95);
+    expect(defaultDimensions(3)).toBe(8);
   });
 
   it("places related documents closer than unrelated ones", async () => {

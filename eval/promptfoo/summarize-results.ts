@@ -1,0 +1,94 @@
+import type { EvalReport, ReportVariant } from "../report/report-model.js";
+import { VARIANT_NAMES, VARIANTS } from "../variants.js";
+
+/** The part of promptfoo's JSON output (`-o results.json`) this harness reads. */
+export interface PromptfooOutput {
+  results: {
+    results: {
+      provider: { id: string; label?: string };
+      success: boolean;
+      error?: string | null;
+      /** 0 none, 1 an assertion failed, 2 the call errored. */
+      failureReason?: number;
+      namedScores: Record<string, number>;
+      testCase: { description?: string; metadata?: Record<string, unknown> };
+      vars?: Record<string, unknown>;
+      response?: { metadata?: { corpusFingerprint?: string; variant?: string } } | null;
+      gradingResult?: { componentResults?: { pass: boolean; reason: string; assertion?: { value?: unknown } }[] } | null;
+    }[];
+  };
+}
+
+/** promptfoo's `failureReason` for a call that errored (as opposed to a failed assertion). */
+const PROMPTFOO_ERROR = 2;
+
+/** Metrics whose per-variant means are gated against the baseline. */
+export const GATED_METRICS = ["nDCG@10", "MRR@10", "hit@5", "recall@5", "no_answer_low"] as const;
+
+/** Assertions that check the tool's contract: every case must pass them. */
+export const CONTRACT_FILES = ["retrieval-layer.ts", "domain-filter.ts", "fallback-reason.ts", "trace-line.ts"];
+
+/** What a promptfoo run amounts to. */
+export interface PromptfooSummary {
+  report: EvalReport;
+  /** Contract checks that failed, one line each; any of these fails the suite. */
+  contractFailures: string[];
+  /** Cases that errored (the provider threw or returned an error). */
+  errors: string[];
+  cases: number;
+}
+
+function variantOf(result: PromptfooOutput["results"]["results"][number]): string {
+  const fromMetadata = result.response?.metadata?.variant;
+  if (fromMetadata) return fromMetadata;
+  return VARIANT_NAMES.find((name) => VARIANTS[name].label === result.provider.label) ?? result.provider.label ?? result.provider.id;
+}
+
+/** Per-variant means of every named score, contract failures and errors, as a report (pure). */
+export function summarizePromptfooResults(output: PromptfooOutput, config: Record<string, unknown> = {}): PromptfooSummary {
+  const sums = new Map<string, Map<string, { total: number; count: number }>>();
+  const perQuery = new Map<string, Record<string, Record<string, number>>>();
+  const queries: Record<string, string> = {};
+  const contractFailures: string[] = [];
+  const errors: string[] = [];
+  let fingerprint = "unknown";
+  for (const result of output.results.results) {
+    const variant = variantOf(result);
+    const caseId = result.testCase.description ?? String(result.vars?.query ?? "");
+    queries[caseId] = String(result.vars?.query ?? caseId);
+    fingerprint = result.response?.metadata?.corpusFingerprint ?? fingerprint;
+    if (result.failureReason === PROMPTFOO_ERROR) errors.push(`${variant} | ${caseId}: ${result.error}`);
+    const metrics = sums.get(variant) ?? new Map();
+    sums.set(variant, metrics);
+    for (const [name, value] of Object.entries(result.namedScores ?? {})) {
+      const entry = metrics.get(name) ?? { total: 0, count: 0 };
+      metrics.set(name, { total: entry.total + value, count: entry.count + 1 });
+    }
+    const variantQueries = perQuery.get(variant) ?? {};
+    perQuery.set(variant, variantQueries);
+    variantQueries[caseId] = { ...result.namedScores };
+    for (const component of result.gradingResult?.componentResults ?? []) {
+      const file = String(component.assertion?.value ?? "");
+      if (!component.pass && CONTRACT_FILES.some((name) => file.endsWith(name))) contractFailures.push(`${variant} | ${caseId}: ${component.reason}`);
+    }
+  }
+  const variants: ReportVariant[] = [...sums].map(([name, metrics]) => ({
+    name,
+    label: VARIANTS[name as keyof typeof VARIANTS]?.label ?? name,
+    mean: Object.fromEntries([...metrics].map(([metric, { total, count }]) => [metric, total / count])),
+    perQuery: perQuery.get(name) ?? {},
+  }));
+  variants.sort((a, b) => VARIANT_NAMES.indexOf(a.name as never) - VARIANT_NAMES.indexOf(b.name as never));
+  const report: EvalReport = {
+    title: "lookup-knowledge golden-set eval (promptfoo)",
+    kind: "promptfoo",
+    createdAt: new Date().toISOString(),
+    corpusFingerprint: fingerprint,
+    metrics: [...GATED_METRICS, "domain_hint_match"],
+    primaryMetric: "nDCG@10",
+    variants,
+    queries,
+    config,
+  };
+  return { report, contractFailures, errors, cases: output.results.results.length };
+}
