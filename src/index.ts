@@ -6,6 +6,7 @@ export { lookupKnowledgeSchema, type LookupKnowledgeInput, DEFAULT_LIMIT } from 
 export { formatEvidence } from "./tool/format-evidence.js";
 export { createRetrievalGraph, type RetrievalGraph } from "./graph/retrieval-graph.js";
 export { RetrievalState, type RetrievalStateType } from "./graph/state.js";
+export { RELEVANCE_THRESHOLDS, assessRelevance, type RelevanceThresholds } from "./graph/relevance.js";
 export { routeAfterL1, chooseDomainFilter, type AfterL1Route } from "./graph/routes.js";
 export { TOOL_NAME, DEFAULT_TRACE_PATH, type RetrievalOptions, type RetrievalSource } from "./graph/options.js";
 export { LsaEmbeddings, type LsaEmbeddingsOptions } from "./l1/embeddings/index.js";

@@ -17,7 +17,7 @@ export interface BeirEvalOptions {
   variants?: VariantName[];
   /** Sources kept per query (the run depth). @default 100 */
   depth?: number;
-  /** Weight of L0 in the fused score. @default 0.7 (the tool's default) */
+  /** Weight of L0 in the fused score. @default 0.8 (the tool's default) */
   l0Weight?: number;
   onProgress?: (event: BuildProgress | { phase: "query"; variant: VariantName; done: number; total: number }) => void;
 }

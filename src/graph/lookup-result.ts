@@ -1,6 +1,6 @@
 import type { LookupResult, RetrievalLayer } from "../types.js";
 import { toEvidenceBlock } from "./evidence.js";
-import { assessRelevance } from "./relevance.js";
+import { assessRelevance, RELEVANCE_THRESHOLDS, type RelevanceThresholds } from "./relevance.js";
 import type { LayeredEvidence, RetrievalStateType } from "./state.js";
 
 /** `L0+L1` when both layers contributed candidates, `L0` or `L1` when one did, `none` otherwise. */
@@ -11,7 +11,12 @@ export function retrievalLayerOf(state: Pick<RetrievalStateType, "l0Candidates" 
 }
 
 /** Assembles the artifact of a lookup from the final state and the merged evidence (pure). */
-export function buildLookupResult(state: RetrievalStateType, merged: readonly LayeredEvidence[], traceWritten: boolean): LookupResult {
+export function buildLookupResult(
+  state: RetrievalStateType,
+  merged: readonly LayeredEvidence[],
+  traceWritten: boolean,
+  thresholds: RelevanceThresholds = RELEVANCE_THRESHOLDS,
+): LookupResult {
   const layer = retrievalLayerOf(state);
   const used = [...state.l0Candidates, ...(layer === "L1" || layer === "L0+L1" ? state.l1Candidates : [])];
   const evidence = merged.map(toEvidenceBlock);
@@ -23,7 +28,7 @@ export function buildLookupResult(state: RetrievalStateType, merged: readonly La
     domainFilter: state.domainFilter,
     l1Status: state.l1Status ?? "disabled",
     fallbackReason: state.fallbackReason,
-    relevance: assessRelevance(merged, state.l1Status),
+    relevance: assessRelevance(merged, state.l1Status, thresholds),
     evidence,
     primary: evidence[0] ?? null,
     supplements: evidence.slice(1),

@@ -1,6 +1,7 @@
 import type { L0Searcher } from "../l0/l0-search.js";
 import type { L1Searcher } from "../l1/l1-search.js";
 import type { TraceSink } from "../trace/jsonl-trace-sink.js";
+import type { RelevanceThresholds } from "./relevance.js";
 
 /** What the graph needs from a knowledge base; {@link KnowledgeBase} provides it. */
 export interface RetrievalSource {
@@ -41,9 +42,15 @@ export interface RetrievalOptions {
     /** Dense hits below this cosine similarity are dropped. @default 0.05 */
     minScore?: number;
   };
+  /**
+   * Thresholds of the relevance assessment; the defaults fit the statistical embedder's
+   * similarity scale, so tune `semanticSupport` and `strongSimilarity` for other embeddings.
+   * @default RELEVANCE_THRESHOLDS
+   */
+  relevance?: Partial<RelevanceThresholds>;
   /** How the two layers' scores are fused. */
   fusion?: {
-    /** Weight of L0's normalised BM25 score; L1's similarity gets `1 - l0Weight`. @default 0.7 */
+    /** Weight of L0's normalised BM25 score; L1's similarity gets `1 - l0Weight`. @default 0.8 */
     l0Weight?: number;
   };
 }

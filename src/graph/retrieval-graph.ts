@@ -7,6 +7,7 @@ import { l0FallbackNode, mergeEvidenceNode } from "./nodes/evidence-nodes.js";
 import { createL0HintsNode } from "./nodes/l0-hints-node.js";
 import { createL1SearchNode } from "./nodes/l1-search-node.js";
 import { DEFAULT_TRACE_PATH, TOOL_NAME, type RetrievalOptions } from "./options.js";
+import { RELEVANCE_THRESHOLDS } from "./relevance.js";
 import { routeAfterL1 } from "./routes.js";
 import { RetrievalState } from "./state.js";
 
@@ -49,7 +50,7 @@ export function createRetrievalGraph(options: RetrievalOptions, traceSink: Trace
     )
     .addNode("merge_evidence", mergeEvidenceNode)
     .addNode("l0_fallback", l0FallbackNode)
-    .addNode("finalize", createFinalizeNode({ l0Weight, traceSink, toolName: TOOL_NAME, corpusFingerprint: kb.fingerprint }))
+    .addNode("finalize", createFinalizeNode({ l0Weight, traceSink, toolName: TOOL_NAME, corpusFingerprint: kb.fingerprint, relevance: { ...RELEVANCE_THRESHOLDS, ...options.relevance } }))
     .addEdge(START, "l0_hints")
     .addEdge("l0_hints", "l1_search")
     .addConditionalEdges("l1_search", routeAfterL1, ["merge_evidence", "l0_fallback"])

@@ -64,10 +64,10 @@ describe("mergeEvidence", () => {
   it("weighs L0 by the default weight and L1 by the rest when both layers produced evidence", () => {
     const merged = mergeEvidence([layered("a", { L0: 1 }), layered("b", { L1: 1 })], { limit: 10 });
 
-    expect(DEFAULT_L0_WEIGHT).toBe(0.7);
+    expect(DEFAULT_L0_WEIGHT).toBe(0.8);
     expect(merged.map((block) => [block.source, block.score])).toEqual([
-      ["a", 0.7],
-      ["b", expect.closeTo(0.3, 10)],
+      ["a", 0.8],
+      ["b", expect.closeTo(0.2, 10)],
     ]);
   });
 
@@ -83,7 +83,7 @@ describe("mergeEvidence", () => {
     const merged = mergeEvidence([layered("a", { L0: 0.5 }), layered("a", { L1: 1 }), layered("b", { L1: 0 })], { limit: 10 });
 
     expect(merged[0].source).toBe("a");
-    expect(merged[0].score).toBeCloseTo(0.7 * 0.5 + 0.3 * 1, 10);
+    expect(merged[0].score).toBeCloseTo(0.8 * 0.5 + 0.2 * 1, 10);
   });
 
   it("renormalises over the layers present, so L0-only evidence still scores up to 1", () => {

@@ -2,6 +2,7 @@ import type { TraceSink } from "../../trace/jsonl-trace-sink.js";
 import { toTraceRecord } from "../../trace/trace-record.js";
 import { mergeEvidence } from "../evidence.js";
 import { buildLookupResult } from "../lookup-result.js";
+import type { RelevanceThresholds } from "../relevance.js";
 import type { RetrievalStateType, RetrievalStateUpdate } from "../state.js";
 
 /** Collaborators and settings of the final node. */
@@ -14,15 +15,17 @@ export interface FinalizeNodeOptions {
   toolName: string;
   /** Fingerprint of the indexed corpus and settings, recorded in the trace. */
   corpusFingerprint: string | null;
+  /** Thresholds of the relevance assessment. @default RELEVANCE_THRESHOLDS */
+  relevance?: RelevanceThresholds;
   /** Clock in epoch milliseconds. @default Date.now */
   now?: () => number;
 }
 
 /** Dedupes and ranks the evidence, assesses relevance and appends the trace line. */
-export function createFinalizeNode({ l0Weight, traceSink, toolName, corpusFingerprint, now = Date.now }: FinalizeNodeOptions) {
+export function createFinalizeNode({ l0Weight, traceSink, toolName, corpusFingerprint, relevance, now = Date.now }: FinalizeNodeOptions) {
   return async function finalize(state: RetrievalStateType): Promise<RetrievalStateUpdate> {
     const merged = mergeEvidence(state.evidence, { l0Weight, limit: state.limit });
-    const draft = buildLookupResult(state, merged, false);
+    const draft = buildLookupResult(state, merged, false, relevance);
     if (traceSink === null) return { result: draft };
     const record = toTraceRecord(draft, {
       toolName,
