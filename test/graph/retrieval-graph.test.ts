@@ -3,20 +3,21 @@ import type { RetrievalOptions } from "../../src/graph/options.js";
 import { createRetrievalGraph } from "../../src/graph/retrieval-graph.js";
 import type { L0Result } from "../../src/l0/l0-search.js";
 import type { Candidate, LookupResult } from "../../src/types.js";
-import { FakeL0Searcher, FakeL1Searcher, NO_HINTS, RecordingTraceSink, fakeSource, hints, makeCandidate, makeChunk } from "../helpers/retrieval-fakes.js";
+import {
+  ACCESS_CHUNK,
+  FakeL0Searcher,
+  FakeL1Searcher,
+  NO_HINTS,
+  REFUND_CHUNK,
+  RecordingTraceSink,
+  fakeSource,
+  hints,
+  makeCandidate,
+  makeChunk,
+} from "../helpers/retrieval-fakes.js";
 
-const REFUND = makeChunk("billing/refunds.md#refund-window", {
-  title: "Refunds",
-  breadcrumb: ["Refunds", "Refund window"],
-  content: "Refunds are accepted within 30 days of purchase.",
-  meta: { domain: "billing" },
-});
-const ACCESS = makeChunk("it/access.md#request-access", {
-  title: "Access requests",
-  breadcrumb: ["Access requests", "Request access"],
-  content: "File an access request in the portal.",
-  meta: { domain: "it" },
-});
+const REFUND = REFUND_CHUNK;
+const ACCESS = ACCESS_CHUNK;
 const ONBOARDING = makeChunk("hr/onboarding.md#first-day", { title: "Onboarding", content: "Bring your ID on the first day." });
 
 function l0With(candidates: Candidate[], h = NO_HINTS): FakeL0Searcher {

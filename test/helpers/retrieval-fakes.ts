@@ -35,6 +35,22 @@ export function makeChunk(
 let nextCandidateId = 0;
 
 /** Builds a candidate for a chunk (or for a fresh chunk of that source). */
+/** A billing section, shared by the graph and tool tests. */
+export const REFUND_CHUNK = makeChunk("billing/refunds.md#refund-window", {
+  title: "Refunds",
+  breadcrumb: ["Refunds", "Refund window"],
+  content: "Refunds are accepted within 30 days of purchase.",
+  meta: { domain: "billing" },
+});
+
+/** An access-management section in another domain. */
+export const ACCESS_CHUNK = makeChunk("it/access.md#request-access", {
+  title: "Access requests",
+  breadcrumb: ["Access requests", "Request access"],
+  content: "File an access request in the portal.",
+  meta: { domain: "it" },
+});
+
 export function makeCandidate(
   chunkOrSource: Chunk | string,
   score: number,

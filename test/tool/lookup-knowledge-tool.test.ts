@@ -9,6 +9,7 @@ import { JsonlTraceSink } from "../../src/trace/jsonl-trace-sink.js";
 import { createLookupKnowledgeTool } from "../../src/tool/lookup-knowledge-tool.js";
 import type { Candidate, LookupResult } from "../../src/types.js";
 import {
+  ACCESS_CHUNK,
   FakeL0Searcher,
   FakeL1Searcher,
   NO_HINTS,
@@ -17,6 +18,7 @@ import {
   fakeSource,
   makeCandidate,
   makeChunk,
+  REFUND_CHUNK,
 } from "../helpers/retrieval-fakes.js";
 
 /** Every field of LookupResult; the type check below fails when one is added and not listed here. */
@@ -39,18 +41,8 @@ const LOOKUP_RESULT_KEYS = [
 type Unlisted = Exclude<keyof LookupResult, (typeof LOOKUP_RESULT_KEYS)[number]>;
 const everyKeyListed: [Unlisted] extends [never] ? true : false = true;
 
-const REFUND = makeChunk("billing/refunds.md#refund-window", {
-  title: "Refunds",
-  breadcrumb: ["Refunds", "Refund window"],
-  content: "Refunds are accepted within 30 days.",
-  meta: { domain: "billing" },
-});
-const ACCESS = makeChunk("it/access.md#request-access", {
-  title: "Access requests",
-  breadcrumb: ["Access requests", "Request access"],
-  content: "File an access request in the portal.",
-  meta: { domain: "it" },
-});
+const REFUND = REFUND_CHUNK;
+const ACCESS = ACCESS_CHUNK;
 
 function sourceWith(l0: Candidate[], l1: Candidate[] = [], domains?: readonly string[]): RetrievalSource {
   return fakeSource({ l0: new FakeL0Searcher({ hints: NO_HINTS, candidates: l0 }), l1: new FakeL1Searcher(l1), ...(domains ? { domains } : {}) });

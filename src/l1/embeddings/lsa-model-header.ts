@@ -89,3 +89,8 @@ export function decodeFloat32(bytes: Buffer): Float32Array {
   for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
   return out;
 }
+
+/** File of a saved index holding the JSON header of the LSA model. */
+export const LSA_MODEL_FILE = "lsa-model.json";
+/** File of a saved index holding the little-endian Float32 projection of the LSA model. */
+export const LSA_PROJECTION_FILE = "lsa-projection.f32";
