@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { LookupKnowledgeError } from "../errors.js";
 import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
@@ -6,11 +7,16 @@ import type { LookupResult } from "../types.js";
 import { DEFAULT_CORPUS_DIR, DEFAULT_INDEX_DIR } from "./defaults.js";
 import { buildAndSave } from "./index-command.js";
 import { renderResult } from "./print-result.js";
+import { corpusChangedSince } from "./stale-index.js";
 
 /** Loads the saved index, or builds and saves it first when there is none yet. */
 async function loadOrBuild(indexDir: string, corpusDir: string): Promise<KnowledgeBase> {
   try {
-    return await KnowledgeBase.load(indexDir);
+    const kb = await KnowledgeBase.load(indexDir);
+    if (await corpusChangedSince(corpusDir, join(indexDir, "manifest.json"))) {
+      process.stderr.write(`Warning: files in ${corpusDir} changed after the index in ${indexDir} was built; run \`lookup-knowledge index --corpus ${corpusDir} --out ${indexDir}\` to include the changes.\n`);
+    }
+    return kb;
   } catch (error) {
     if (!(error instanceof LookupKnowledgeError) || error.code !== "INDEX_NOT_FOUND") throw error;
     process.stderr.write(`No index in ${indexDir} yet: building it from ${corpusDir} (once).\n`);

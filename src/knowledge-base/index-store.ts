@@ -62,6 +62,12 @@ export async function saveIndexParts(dir: string, parts: IndexParts, info: { fin
 function restoreEmbeddings(dir: string, settings: IndexSettings, contents: Map<string, Buffer>, given?: EmbeddingsInterface): EmbeddingsInterface | null {
   const { embedder } = settings;
   if (embedder.kind === "none") return null;
+  if (embedder.kind === "statistical-lsa" && given !== undefined && !(given instanceof LsaEmbeddings)) {
+    throw new LookupKnowledgeError(
+      "INDEX_MISMATCH",
+      `the index in "${dir}" was built with the built-in statistical embedder, whose model is saved with it; load it without \`embeddings\`, or build a new index with yours.`,
+    );
+  }
   if (given !== undefined) return given;
   if (embedder.kind === "custom") {
     throw new LookupKnowledgeError(

@@ -32,7 +32,7 @@ export function createLookupKnowledgeTool(options: LookupKnowledgeToolOptions) {
     async (input, config): Promise<[string, LookupResult]> => {
       const invocationId = randomUUID();
       const startedAt = Date.now();
-      const request = { query: input.query, domain: input.domain?.trim().toLowerCase() ?? null, limit: input.limit ?? DEFAULT_LIMIT };
+      const request = { query: input.query, domain: input.domain?.trim().toLowerCase() || null, limit: input.limit ?? DEFAULT_LIMIT };
       try {
         const state = await graph.invoke({ ...request, invocationId, startedAt }, config);
         if (state.result === null) throw new Error("the retrieval graph finished without a result");

@@ -114,4 +114,13 @@ describe("lookups when the dense layer throws, is missing or is off", () => {
     expect(result?.l1Status).toBe("ok");
     expect(result?.retrievalLayer).toBe("L0+L1");
   });
+  it("refuses other embeddings for an index built with the statistical embedder, and says how to load it", async () => {
+    const kb = await KnowledgeBase.build({ corpusDir: KB_DIR, onWarning: () => {} });
+    const dir = await temp.make();
+    await kb.save(dir);
+
+    const error = await expectLookupError(KnowledgeBase.load(dir, { embeddings: new QueryFailingEmbeddings() }), "INDEX_MISMATCH");
+    expect(error.message).toContain("load it without `embeddings`");
+    expect((await KnowledgeBase.load(dir)).fingerprint).toBe(kb.fingerprint);
+  });
 });
