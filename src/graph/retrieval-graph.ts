@@ -34,8 +34,9 @@ export function resolveTraceSink(options: RetrievalOptions): TraceSink | null {
  * const graph = createRetrievalGraph({ knowledgeBase: kb, tracePath: null });
  * const { result } = await graph.invoke({ query: "How do I roll back a release?" });
  */
-export function createRetrievalGraph(options: RetrievalOptions, traceSink: TraceSink | null = resolveTraceSink(options)) {
+export function createRetrievalGraph(options: RetrievalOptions) {
   const kb = options.knowledgeBase;
+  const traceSink = resolveTraceSink(options);
   const l0Weight = checkRange("fusion.l0Weight", options.fusion?.l0Weight ?? DEFAULT_L0_WEIGHT, 0, 1);
   return new StateGraph(RetrievalState)
     .addNode("l0_hints", createL0HintsNode({ l0: options.l0?.enabled === false ? null : kb.l0, k: checkRange("l0.k", options.l0?.k ?? 20, 1, 10_000) }))

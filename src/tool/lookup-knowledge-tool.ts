@@ -25,8 +25,9 @@ const DESCRIPTION =
  * const agent = createAgent({ model, tools: [lookup] });
  */
 export function createLookupKnowledgeTool(options: LookupKnowledgeToolOptions) {
+  // One sink for the graph's trace lines and the tool's error lines.
   const traceSink = resolveTraceSink(options);
-  const graph = createRetrievalGraph(options, traceSink);
+  const graph = createRetrievalGraph({ ...options, tracePath: null, ...(traceSink ? { traceSink } : {}) });
 
   return tool(
     async (input, config): Promise<[string, LookupResult]> => {
