@@ -1,6 +1,7 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { chunkSearchText } from "../corpus/chunk-text.js";
 import { loadCorpus } from "../corpus/load-corpus.js";
+import { LookupKnowledgeError } from "../errors.js";
 import type { RetrievalSource } from "../graph/options.js";
 import { Bm25Stats, DEFAULT_BM25_OPTIONS } from "../l0/bm25.js";
 import { KeywordIndex } from "../l0/keyword-index.js";
@@ -69,6 +70,11 @@ export class KnowledgeBase implements RetrievalSource {
     origin: { skipped?: SkippedFile[]; fileCount?: number } = {},
   ): Promise<KnowledgeBase> {
     const progress = options.onProgress ?? (() => {});
+    const seen = new Set<string>();
+    for (const { source } of chunks) {
+      if (seen.has(source)) throw new LookupKnowledgeError("INVALID_OPTION", `two chunks share the source "${source}"; every chunk needs its own source id, since evidence is deduplicated by it.`);
+      seen.add(source);
+    }
     const texts = chunks.map(chunkSearchText);
     progress({ phase: "keyword", done: 0, total: chunks.length });
     const keywordIndex = KeywordIndex.build(chunks);

@@ -2,47 +2,9 @@
  * A pure BM25 scorer over pre-tokenized documents, backed by an inverted index
  * (term -> postings of document number and term frequency).
  */
+import { resolveBm25Options, validateBm25Snapshot, type Bm25Options, type Bm25Snapshot } from "./bm25-options.js";
 
-/** BM25 parameters. */
-export interface Bm25Options {
-  /**
-   * Term-frequency saturation: how much a second, third, ... occurrence of a
-   * term in a document still adds. 0 makes BM25 a binary match on terms.
-   * Must be a finite number >= 0.
-   * @default 0.9
-   */
-  k1?: number;
-  /**
-   * Length normalisation, from 0 (document length ignored) to 1 (term
-   * frequencies fully scaled by document length relative to the average).
-   * @default 0.4
-   */
-  b?: number;
-}
-
-/**
- * Default BM25 parameters: Anserini's. On SciFact train with our tokenizer,
- * k1 in {0.9, 1.2, 1.5} and b in {0.4, 0.75} all land within 0.003 nDCG@10 of
- * these, inside the noise.
- */
-export const DEFAULT_BM25_OPTIONS: Readonly<Required<Bm25Options>> = Object.freeze({ k1: 0.9, b: 0.4 });
-
-/**
- * The persisted form of {@link Bm25Stats}: plain JSON, per-document term
- * frequencies against one shared term list.
- */
-export interface Bm25Snapshot {
-  /** Format version of this snapshot. */
-  version: 1;
-  k1: number;
-  b: number;
-  /** Every distinct term; a term's position here is its term id. */
-  terms: string[];
-  /** For each document, flat pairs `[termId, tf, termId, tf, ...]`. */
-  docs: number[][];
-  /** For each document, its length in tokens (the sum of its term frequencies when built from tokens). */
-  docLengths: number[];
-}
+export { DEFAULT_BM25_OPTIONS, type Bm25Options, type Bm25Snapshot } from "./bm25-options.js";
 
 /**
  * Corpus statistics and inverted index for BM25 scoring.
@@ -130,7 +92,7 @@ export class Bm25Stats {
    * @throws RangeError when `k1` or `b` is out of range.
    */
   static fromDocuments(docs: readonly (readonly string[])[], options: Bm25Options = {}): Bm25Stats {
-    const { k1, b } = resolveOptions(options);
+    const { k1, b } = resolveBm25Options(options);
     const termIds = new Map<string, number>();
     const terms: string[] = [];
     const perDoc: number[][] = [];
@@ -159,35 +121,8 @@ export class Bm25Stats {
    * @throws RangeError when the snapshot is malformed or its parameters are out of range.
    */
   static fromJSON(snapshot: Bm25Snapshot): Bm25Stats {
-    if (snapshot.version !== 1) {
-      throw new RangeError(`lookup-knowledge: unsupported BM25 snapshot version ${String(snapshot.version)} (expected 1)`);
-    }
-    const { k1, b } = resolveOptions({ k1: snapshot.k1, b: snapshot.b });
+    const { k1, b } = validateBm25Snapshot(snapshot);
     const { terms, docs, docLengths } = snapshot;
-    if (docs.length !== docLengths.length) {
-      throw new RangeError(
-        `lookup-knowledge: BM25 snapshot has ${docs.length} documents but ${docLengths.length} document lengths`,
-      );
-    }
-    for (let d = 0; d < docs.length; d++) {
-      const pairs = docs[d];
-      if (pairs.length % 2 !== 0) {
-        throw new RangeError(`lookup-knowledge: BM25 snapshot document ${d} has an odd number of entries`);
-      }
-      for (let i = 0; i < pairs.length; i += 2) {
-        const id = pairs[i];
-        if (!Number.isInteger(id) || id < 0 || id >= terms.length || !(pairs[i + 1] > 0)) {
-          throw new RangeError(
-            `lookup-knowledge: BM25 snapshot document ${d} has a bad entry [${String(id)}, ${String(pairs[i + 1])}]`,
-          );
-        }
-      }
-    }
-    for (const length of docLengths) {
-      if (!Number.isFinite(length) || length < 0) {
-        throw new RangeError(`lookup-knowledge: BM25 snapshot has a bad document length ${String(length)}`);
-      }
-    }
     return new Bm25Stats([...terms], docs, docLengths, k1, b);
   }
 
@@ -325,12 +260,4 @@ export class Bm25Stats {
     }
     return -1;
   }
-}
-
-function resolveOptions(options: Bm25Options): Required<Bm25Options> {
-  const k1 = options.k1 ?? DEFAULT_BM25_OPTIONS.k1;
-  const b = options.b ?? DEFAULT_BM25_OPTIONS.b;
-  if (!Number.isFinite(k1) || k1 < 0) throw new RangeError(`lookup-knowledge: BM25 k1 must be a finite number >= 0, got ${k1}`);
-  if (!Number.isFinite(b) || b < 0 || b > 1) throw new RangeError(`lookup-knowledge: BM25 b must be between 0 and 1, got ${b}`);
-  return { k1, b };
 }

@@ -109,3 +109,10 @@ describe("KnowledgeBase.build over the fixture corpus", () => {
     }
   });
 });
+
+describe("KnowledgeBase.fromChunks", () => {
+  it("rejects two chunks with the same source, naming it", async () => {
+    const chunk = { source: "a#top", file: "a", breadcrumb: [], content: "text", meta: { keywords: [], entities: [], aliases: [] } };
+    await expect(KnowledgeBase.fromChunks([chunk, { ...chunk, content: "other" }], { embeddings: null })).rejects.toThrow(/two chunks share the source "a#top"/);
+  });
+});
