@@ -41,7 +41,9 @@ export function createLookupKnowledgeTool(options: LookupKnowledgeToolOptions) {
       } catch (error) {
         const context = { toolName: TOOL_NAME, startedAt, durationMs: Date.now() - startedAt, input: request, corpusFingerprint: options.knowledgeBase.fingerprint };
         // The lookup's own error is what the caller needs; a failing sink must not replace it.
-        await traceSink?.append(toErrorRecord(invocationId, context, error)).catch(() => false);
+        await Promise.resolve()
+          .then(() => traceSink?.append(toErrorRecord(invocationId, context, error)))
+          .catch(() => false);
         throw error;
       }
     },
