@@ -51,7 +51,7 @@ export function assessRelevance(
   const sim = similarity !== undefined ? `, similarity ${similarity.toFixed(2)}` : "";
 
   if (coverage >= t.strongCoverage && semanticSupport) {
-    return { level: "high", semanticSupport, reason: `The top block has ${terms}${sim}, and both layers found it.` };
+    return { level: "high", semanticSupport, reason: `The top block has ${terms}${sim}, and the dense layer supports it.` };
   }
   if (coverage >= t.strongCoverage) {
     const why = l1Status === "ok" ? "the dense layer does not support it" : `the dense layer did not answer (${l1Status ?? "not run"})`;
