@@ -1,3 +1,4 @@
+import { LookupKnowledgeError } from "../src/errors.js";
 import type { RetrievalOptions } from "../src/graph/options.js";
 
 /** The retrieval configurations the harness compares, side by side in one run. */
@@ -19,14 +20,20 @@ export const VARIANTS: Record<VariantName, Variant> = {
 /** Variant names in display order. */
 export const VARIANT_NAMES = Object.keys(VARIANTS) as VariantName[];
 
-/** Parses `L0,L1,L0+L1` (labels such as "L0 only" work too). */
+/**
+ * Parses `L0,L1,L0+L1` (labels such as "L0 only" work too, in any case); repeats are kept once.
+ * @throws LookupKnowledgeError `INVALID_OPTION` for an unknown name or an empty list.
+ */
 export function parseVariants(list: string): VariantName[] {
   const names = list.split(",").map((item) => item.trim()).filter((item) => item.length > 0);
-  return names.map((name) => {
-    const found = VARIANT_NAMES.find((key) => key.toLowerCase() === name.toLowerCase() || VARIANTS[key].label.toLowerCase() === name.toLowerCase());
-    if (!found) throw new Error(`unknown variant "${name}"; use a comma-separated list of ${VARIANT_NAMES.join(", ")}`);
-    return found;
+  const valid = `use a comma-separated list of ${VARIANT_NAMES.join(", ")}`;
+  if (names.length === 0) throw new LookupKnowledgeError("INVALID_OPTION", `no variant given; ${valid}.`);
+  const found = names.map((name) => {
+    const variant = VARIANT_NAMES.find((key) => key.toLowerCase() === name.toLowerCase() || VARIANTS[key].label.toLowerCase() === name.toLowerCase());
+    if (!variant) throw new LookupKnowledgeError("INVALID_OPTION", `unknown variant "${name}"; ${valid}.`);
+    return variant;
   });
+  return [...new Set(found)];
 }
 
 /** A file-name-safe form of a variant name: `L0+L1` → `L0-L1`. */

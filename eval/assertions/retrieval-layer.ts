@@ -5,9 +5,9 @@ import { isFailure, readCase } from "../promptfoo/golden-case.js";
 const ALLOWED: Record<string, RetrievalLayer[]> = { L0: ["L0", "none"], L1: ["L1", "none"], "L0+L1": ["L0+L1", "L0", "L1", "none"] };
 
 /**
- * The recorded layer is one the variant can produce, and it agrees with the evidence: a layer
- * is named exactly when its hit reasons appear, `none` exactly when there is no evidence, and
- * L1 only when L1 answered.
+ * The recorded layer is one the variant can produce, and it agrees with the evidence: every
+ * layer whose hit reasons appear is named (a named layer may have contributed candidates that
+ * did not make the cut), `none` exactly when there is no evidence, and L1 only when L1 answered.
  */
 export default function retrievalLayer(_output: string, context: AssertionValueFunctionContext): GradingResult {
   const graded = readCase(context);

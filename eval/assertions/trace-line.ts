@@ -14,13 +14,15 @@ export default function traceLine(_output: string, context: AssertionValueFuncti
   const graded = readCase(context);
   if (isFailure(graded)) return graded;
   const { artifact, metadata } = graded;
-  const lines = metadata.traceLines as TraceLine[];
   const problems: string[] = [];
+  if (!Array.isArray(metadata.traceLines)) return { pass: false, score: 0, reason: "the provider returned no trace lines in metadata" };
+  const lines = metadata.traceLines as TraceLine[];
   if (!artifact.traceWritten) problems.push("traceWritten is false");
   if (lines.length !== 1) problems.push(`${lines.length} trace lines for invocation ${artifact.invocationId}`);
   const line = lines[0];
   if (line) {
     if (line.type !== "tool_invocation" || line.tool_name !== "lookup_knowledge") problems.push("not a lookup_knowledge tool_invocation record");
+    if (line.invocation_id !== artifact.invocationId) problems.push(`the line is for invocation ${line.invocation_id}, not ${artifact.invocationId}`);
     if (line.retrieval_details?.evidence_count !== artifact.evidenceCount) problems.push("evidence_count differs from the artifact");
     const text = JSON.stringify(line);
     if ((line.retrieval_details?.evidence ?? []).some((e) => (e.content_preview ?? "").length > CONTENT_PREVIEW_CHARS)) problems.push("a content_preview is longer than 200 characters");

@@ -78,7 +78,11 @@ export function summarizePromptfooResults(output: PromptfooOutput, config: Recor
     mean: Object.fromEntries([...metrics].map(([metric, { total, count }]) => [metric, total / count])),
     perQuery: perQuery.get(name) ?? {},
   }));
-  variants.sort((a, b) => VARIANT_NAMES.indexOf(a.name as never) - VARIANT_NAMES.indexOf(b.name as never));
+  const order = (name: string) => {
+    const at = VARIANT_NAMES.indexOf(name as never);
+    return at === -1 ? VARIANT_NAMES.length : at;
+  };
+  variants.sort((a, b) => order(a.name) - order(b.name) || a.name.localeCompare(b.name));
   const report: EvalReport = {
     title: "lookup-knowledge golden-set eval (promptfoo)",
     kind: "promptfoo",

@@ -17,7 +17,8 @@ export function renderBarChart(report: EvalReport): string {
   report.metrics.forEach((metric, m) => {
     const x0 = 50 + m * groupWidth;
     report.variants.forEach((variant, v) => {
-      const value = Math.max(0, Math.min(1, variant.mean[metric] ?? 0));
+      const mean = variant.mean[metric];
+      const value = Number.isFinite(mean) ? Math.max(0, Math.min(1, mean)) : 0;
       const h = value * height;
       const x = x0 + v * barWidth;
       bars.push(

@@ -22,12 +22,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     strict: true,
   });
   if (!values.dataset) throw new LookupKnowledgeError("INVALID_OPTION", "eval needs --dataset DIR (a folder with corpus.jsonl, queries.jsonl and qrels.tsv).");
-  let variants;
-  try {
-    variants = parseVariants(values.variants);
-  } catch (error) {
-    throw new LookupKnowledgeError("INVALID_OPTION", (error as Error).message);
-  }
+  const variants = parseVariants(values.variants);
   const depth = Number(values.depth);
   const l0Weight = values["l0-weight"] === undefined ? undefined : Number(values["l0-weight"]);
   const bar = createProgressBar();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import traceLine from "../../../eval/assertions/trace-line.js";
 import { CONTENT_PREVIEW_CHARS } from "../../../src/trace/trace-record.js";
-import { evidenceBlock, grade, lookupResult, traceLineFor } from "../helpers/assertion-context.js";
+import { assertionContext, evidenceBlock, grade, lookupResult, traceLineFor } from "../helpers/assertion-context.js";
 
 // 320 characters with a quote and line breaks, so the leak check must match JSON-escaped text.
 const LONG_CONTENT = `Refunds are paid within "14 days".\n\n${"The refund window starts on the delivery date. ".repeat(6)}`.slice(0, 320);
@@ -85,5 +85,19 @@ describe("trace-line assertion", () => {
     const result = grade(traceLine, { artifact, traceLines: [line] });
     expect(result.pass).toBe(false);
     expect(result.reason).toBe("evidence_count differs from the artifact");
+  });
+  it("fails a line written for another invocation", () => {
+    const artifact = longArtifact();
+    const other = traceLineFor({ ...artifact, invocationId: "someone-else" });
+    const result = grade(traceLine, { artifact, traceLines: [other] });
+    expect(result.pass).toBe(false);
+    expect(result.reason).toContain("the line is for invocation someone-else");
+  });
+
+  it("fails, without throwing, when the provider sent no trace lines at all", () => {
+    const artifact = longArtifact();
+    const context = assertionContext({ artifact });
+    (context.metadata as { traceLines?: unknown }).traceLines = undefined;
+    expect(traceLine("evidence text", context)).toMatchObject({ pass: false, score: 0, reason: "the provider returned no trace lines in metadata" });
   });
 });
