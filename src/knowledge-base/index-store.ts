@@ -116,6 +116,7 @@ export async function loadIndexParts(dir: string, options: { embeddings?: Embedd
     } catch (cause) {
       throw indexUnusable(dir, `the vector index does not load (${(cause as Error).message})`, cause);
     }
+    if (vectorIndex.size !== chunks.length) throw indexUnusable(dir, `the vector index holds ${vectorIndex.size} vectors for ${chunks.length} chunks`);
   }
   return { chunks, skipped: manifest.skipped, fileCount: manifest.fileCount, keywordIndex, bm25, embeddings, vectorIndex, settings: manifest.settings };
 }

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KnowledgeBase, type IndexManifest } from "../../src/index.js";
+import { VectorIndex } from "../../src/l1/vector-index.js";
 import { createTempDirs, expectLookupError, KB_DIR } from "./helpers/integration-fixtures.js";
 
 const ADVICE = "lookup-knowledge index";
@@ -50,7 +51,21 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
     /chunks\.json is not valid JSON/,
   ],
   ["chunks.json holding fewer chunks than the manifest", (dir) => replaceWithValidChecksum(dir, "chunks.json", "[]"), /does not match the manifest/],
+  [
+    "vectors.hnsw of another corpus (fewer vectors) behind an updated checksum",
+    async (dir) => {
+      const { dimensions } = (await readManifest(dir)).settings.embedder;
+      const other = VectorIndex.build([unitVector(dimensions, 0), unitVector(dimensions, 1)], ["a", "b"]);
+      await other.save(join(dir, "other.hnsw"));
+      await replaceWithValidChecksum(dir, "vectors.hnsw", await readFile(join(dir, "other.hnsw")));
+    },
+    /holds 2 vectors for \d+ chunks/,
+  ],
 ];
+
+function unitVector(dimensions: number | null, axis: number): number[] {
+  return Array.from({ length: dimensions ?? 1 }, (_, i) => (i === axis ? 1 : 0));
+}
 
 describe("loading a saved index that is missing or damaged", () => {
   const temp = createTempDirs();
