@@ -1,4 +1,5 @@
 import { compareVariants, type EvalReport, type WinsLosses } from "./report-model.js";
+import { formatMetric } from "./text-table.js";
 
 const COLORS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2"];
 
@@ -11,14 +12,18 @@ export function renderBarChart(report: EvalReport): string {
   const barWidth = 26;
   const gap = 28;
   const height = 220;
-  const groupWidth = report.variants.length * barWidth + gap;
+  // Wide enough for the longest metric name under its group.
+  const longestName = Math.max(0, ...report.metrics.map((metric) => metric.length));
+  const groupWidth = Math.max(report.variants.length * barWidth + gap, longestName * 7 + 16);
   const width = 60 + report.metrics.length * groupWidth;
   const bars: string[] = [];
   report.metrics.forEach((metric, m) => {
     const x0 = 50 + m * groupWidth;
     report.variants.forEach((variant, v) => {
       const mean = variant.mean[metric];
-      const value = Number.isFinite(mean) ? Math.max(0, Math.min(1, mean)) : 0;
+      // A metric the variant does not measure gets no bar rather than a misleading zero.
+      if (!Number.isFinite(mean)) return;
+      const value = Math.max(0, Math.min(1, mean));
       const h = value * height;
       const x = x0 + v * barWidth;
       bars.push(
@@ -55,7 +60,7 @@ function renderComparison(report: EvalReport, comparison: WinsLosses, shown = 10
 export function renderHtmlReport(report: EvalReport): string {
   const header = `<tr><th>variant</th>${report.metrics.map((metric) => `<th>${escapeHtml(metric)}</th>`).join("")}</tr>`;
   const rows = report.variants
-    .map((variant) => `<tr><td>${escapeHtml(variant.label)}</td>${report.metrics.map((metric) => `<td>${(variant.mean[metric] ?? 0).toFixed(4)}</td>`).join("")}</tr>`)
+    .map((variant) => `<tr><td>${escapeHtml(variant.label)}</td>${report.metrics.map((metric) => `<td>${formatMetric(variant.mean[metric])}</td>`).join("")}</tr>`)
     .join("");
   const reference = report.variants.find((variant) => variant.name === "L0+L1") ?? report.variants[0];
   const comparisons = report.variants

@@ -71,12 +71,12 @@ describe("formatMetricsTable", () => {
     ],
   });
 
-  it("pads the label column on the right and every other column on the left, under a dashed rule", () => {
+  it("pads the label column on the right and every other column on the left, under a dashed rule, with n/a for a metric a variant lacks", () => {
     expect(table.split("\n")).toEqual([
       "variant  nDCG@10  MRR@10  p50 ms  note",
       "-------  -------  ------  ------  ----",
       "L0 only   0.5000  0.2500    12.3      ",
-      "L0+L1     0.7500  0.0000     3.0  warm",
+      "L0+L1     0.7500     n/a     3.0  warm",
     ]);
   });
 
