@@ -1,5 +1,6 @@
 import { Annotation } from "@langchain/langgraph";
 import { randomUUID } from "node:crypto";
+import { emptyHints } from "../l0/hints.js";
 import type { Candidate, EvidenceBlock, FallbackReason, L0Hints, L1Status, LookupResult, RetrievalLayer } from "../types.js";
 
 /** Evidence before the final merge: a block plus what each layer thought of it. */
@@ -25,7 +26,7 @@ export const RetrievalState = Annotation.Root({
   invocationId: last<string>(() => randomUUID()),
   /** Epoch milliseconds when the lookup started. */
   startedAt: last<number>(() => Date.now()),
-  hints: last<L0Hints>(() => ({ titles: [], keywords: [], domains: [], entities: [] })),
+  hints: last<L0Hints>(emptyHints),
   l0Candidates: last<Candidate[]>(() => []),
   domainFilter: last<string | null>(() => null),
   l1Status: last<L1Status | null>(() => null),

@@ -1,12 +1,9 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { LsaEmbeddings } from "../l1/embeddings/index.js";
-import { VectorIndex, type VectorIndexOptions } from "../l1/vector-index.js";
+import { VectorIndex } from "../l1/vector-index.js";
 import type { Chunk } from "../types.js";
 import type { KnowledgeBaseOptions } from "./build-options.js";
 import type { EmbedderInfo } from "./manifest.js";
-
-/** HNSW settings used when the options leave them out. */
-export const HNSW_DEFAULTS: Required<VectorIndexOptions> = { m: 16, efConstruction: 200, efSearch: 100, randomSeed: 100 };
 
 /** What L1 needs: the embeddings, the graph over the chunks, and how to describe them in a manifest. */
 export interface DenseParts {
@@ -46,7 +43,7 @@ export async function embedChunks(chunks: readonly Chunk[], texts: readonly stri
     progress({ phase: "embed", done: vectors.length, total: texts.length });
   }
   progress({ phase: "vectors", done: 0, total: chunks.length });
-  const vectorIndex = VectorIndex.build(vectors, chunks.map((chunk) => chunk.meta.domain), { ...HNSW_DEFAULTS, ...options.hnsw });
+  const vectorIndex = VectorIndex.build(vectors, chunks.map((chunk) => chunk.meta.domain), options.hnsw);
   progress({ phase: "vectors", done: chunks.length, total: chunks.length });
   return { embeddings, vectorIndex, embedder: describeEmbedder(embeddings, vectorIndex.dimensions) };
 }

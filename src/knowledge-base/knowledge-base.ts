@@ -7,11 +7,12 @@ import { Bm25Stats, DEFAULT_BM25_OPTIONS } from "../l0/bm25.js";
 import { KeywordIndex } from "../l0/keyword-index.js";
 import { createL0Searcher, type L0Searcher } from "../l0/l0-search.js";
 import { createTermCoverage } from "../l0/term-coverage.js";
+import { VECTOR_INDEX_DEFAULTS } from "../l1/vector-index.js";
 import { createL1Searcher, type L1Searcher } from "../l1/l1-search.js";
 import { tokenize, TOKENIZER_VERSION } from "../text/tokenize.js";
 import type { Chunk, SkippedFile } from "../types.js";
 import type { KnowledgeBaseOptions } from "./build-options.js";
-import { embedChunks, HNSW_DEFAULTS } from "./embed-chunks.js";
+import { embedChunks } from "./embed-chunks.js";
 import { fingerprintOf, type IndexSettings } from "./manifest.js";
 import { loadIndexParts, saveIndexParts, type IndexParts } from "./index-store.js";
 
@@ -82,7 +83,7 @@ export class KnowledgeBase implements RetrievalSource {
     const bm25 = Bm25Stats.fromDocuments(texts.map((text) => tokenize(text)), bm25Options);
     progress({ phase: "keyword", done: chunks.length, total: chunks.length });
     const { embeddings, vectorIndex, embedder } = await embedChunks(chunks, texts, options);
-    const { efSearch: _efSearch, ...hnsw } = { ...HNSW_DEFAULTS, ...options.hnsw };
+    const { efSearch: _efSearch, ...hnsw } = { ...VECTOR_INDEX_DEFAULTS, ...options.hnsw };
     return new KnowledgeBase({
       chunks,
       skipped: origin.skipped ?? [],

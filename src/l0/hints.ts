@@ -1,5 +1,10 @@
 import type { Chunk, L0Hints } from "../types.js";
 
+/** Hint data of a lookup in which no short field matched. */
+export function emptyHints(): L0Hints {
+  return { titles: [], keywords: [], domains: [], entities: [] };
+}
+
 /** Turns a phrase into its terms; memoised by the caller, since the same phrases recur per query. */
 export type PhraseTerms = (phrase: string) => readonly string[];
 

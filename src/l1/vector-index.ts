@@ -18,7 +18,8 @@ export interface VectorHit {
   similarity: number;
 }
 
-const DEFAULTS = { m: 16, efConstruction: 200, efSearch: 100, randomSeed: 100 } as const;
+/** HNSW settings used when the options leave them out. */
+export const VECTOR_INDEX_DEFAULTS: Readonly<Required<VectorIndexOptions>> = { m: 16, efConstruction: 200, efSearch: 100, randomSeed: 100 };
 
 /**
  * hnswlib-node behind a narrow interface: cosine space, labels are chunk numbers, and a domain
@@ -35,7 +36,7 @@ export class VectorIndex {
 
   /** Builds the graph over one vector per chunk; `domains[i]` is the domain of chunk `i`. */
   static build(vectors: readonly number[][], domains: readonly (string | undefined)[], options: VectorIndexOptions = {}): VectorIndex {
-    const o = { ...DEFAULTS, ...options };
+    const o = { ...VECTOR_INDEX_DEFAULTS, ...options };
     const dimensions = vectors[0]?.length ?? 1;
     const index = new hnswlib.HierarchicalNSW("cosine", dimensions);
     index.initIndex(Math.max(1, vectors.length), o.m, o.efConstruction, o.randomSeed);
@@ -47,7 +48,7 @@ export class VectorIndex {
   static async load(file: string, dimensions: number, domains: readonly (string | undefined)[], options: VectorIndexOptions = {}): Promise<VectorIndex> {
     const index = new hnswlib.HierarchicalNSW("cosine", dimensions);
     await index.readIndex(file);
-    return new VectorIndex(index, domains, dimensions, options.efSearch ?? DEFAULTS.efSearch);
+    return new VectorIndex(index, domains, dimensions, options.efSearch ?? VECTOR_INDEX_DEFAULTS.efSearch);
   }
 
   async save(file: string): Promise<void> {

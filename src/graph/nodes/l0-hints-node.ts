@@ -1,3 +1,4 @@
+import { emptyHints } from "../../l0/hints.js";
 import type { L0Searcher } from "../../l0/l0-search.js";
 import { chooseDomainFilter } from "../routes.js";
 import type { RetrievalStateType, RetrievalStateUpdate } from "../state.js";
@@ -18,7 +19,7 @@ export function createL0HintsNode({ l0, k }: L0HintsNodeOptions) {
   return function l0Hints(state: RetrievalStateType): RetrievalStateUpdate {
     // Normalised as chooseDomainFilter does, so that L0 and L1 filter by the same domain.
     const forced = state.domain?.trim().toLowerCase() || null;
-    if (l0 === null) return { domainFilter: chooseDomainFilter(forced, { titles: [], keywords: [], domains: [], entities: [] }) };
+    if (l0 === null) return { domainFilter: chooseDomainFilter(forced, emptyHints()) };
     const { hints, candidates } = l0.search(state.query, { domain: forced, limit: Math.max(k, state.limit) });
     return { hints, l0Candidates: candidates, domainFilter: chooseDomainFilter(forced, hints) };
   };
