@@ -69,9 +69,14 @@ export function createL0Searcher({ chunks, keywordIndex, bm25 }: L0SearcherDeps)
       const scores = bm25.score(queryTerms, matches.keys());
 
       const hintMatches = new Map<number, HintMatch>();
+      // Title and frontmatter belong to the file, so every chunk of a file matches them alike.
+      const byFile = new Map<string, HintMatch>();
       for (const [id, fields] of matches) {
-        const titleTerms = () => termsOf(chunks[id].title ?? "").length;
-        if (mayHint(fields, titleTerms)) hintMatches.set(id, matchHintFields(distinct, chunks[id], termsOf));
+        const chunk = chunks[id];
+        if (!mayHint(fields, () => termsOf(chunk.title ?? "").length)) continue;
+        let match = byFile.get(chunk.file);
+        if (!match) byFile.set(chunk.file, (match = matchHintFields(distinct, chunk, termsOf)));
+        hintMatches.set(id, match);
       }
 
       const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);
