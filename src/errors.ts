@@ -1,11 +1,30 @@
 /** Codes of every failure lookup-knowledge reports. */
 export type LookupKnowledgeErrorCode =
+  /** The corpus folder does not exist or is not a folder. */
   | "CORPUS_NOT_FOUND"
+  /** A corpus file cannot be indexed; the loader reports it as a skip, never as a failed build. */
+  | "CORPUS_FILE_INVALID"
+  /** No saved index in the folder. */
   | "INDEX_NOT_FOUND"
+  /** A saved index is damaged or inconsistent; rebuild it. */
   | "INDEX_CORRUPT"
+  /** A saved index was built with other term rules or another embedder. */
   | "INDEX_MISMATCH"
+  /** An index could not be written (full disk, no permission, a folder that is not an index). */
+  | "INDEX_WRITE_FAILED"
+  /** The index was built with custom embeddings that were not passed to `load`. */
   | "EMBEDDINGS_REQUIRED"
+  /** Embeddings returned something that is not one usable vector per text. */
+  | "EMBEDDINGS_INVALID"
+  /** Embeddings threw. */
+  | "EMBEDDINGS_FAILED"
+  /** Embeddings did not answer in time. */
+  | "EMBEDDINGS_TIMEOUT"
+  /** An option is out of range or of the wrong type. */
   | "INVALID_OPTION"
+  /** A lookup's input (query, domain, limit) is invalid. */
+  | "INVALID_INPUT"
+  /** A BEIR-format dataset folder cannot be read. */
   | "DATASET_INVALID";
 
 /**
@@ -20,6 +39,11 @@ export class LookupKnowledgeError extends Error {
     super(`lookup-knowledge: ${message}`, options);
     this.code = code;
   }
+}
+
+/** The message of anything thrown: an `Error`'s message, otherwise its string form. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Builds the error for a saved index that is absent or unreadable; always says how to rebuild it. */
