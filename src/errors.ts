@@ -12,6 +12,8 @@ export type LookupKnowledgeErrorCode =
   | "INDEX_MISMATCH"
   /** An index could not be written (full disk, no permission, a folder that is not an index). */
   | "INDEX_WRITE_FAILED"
+  /** A trace file cannot be written or read (full disk, a path that is not a regular file). */
+  | "TRACE_UNAVAILABLE"
   /** The index was built with custom embeddings that were not passed to `load`. */
   | "EMBEDDINGS_REQUIRED"
   /** Embeddings returned something that is not one usable vector per text. */
@@ -36,14 +38,22 @@ export class LookupKnowledgeError extends Error {
   readonly code: LookupKnowledgeErrorCode;
 
   constructor(code: LookupKnowledgeErrorCode, message: string, options?: { cause?: unknown }) {
-    super(`lookup-knowledge: ${message}`, options);
+    super(`${PREFIX}${message}`, options);
     this.code = code;
   }
 }
 
+const PREFIX = "lookup-knowledge: ";
+
 /** The message of anything thrown: an `Error`'s message, otherwise its string form. */
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** {@link errorMessage} without this package's prefix, for quoting one error inside another. */
+export function errorDetail(error: unknown): string {
+  const message = errorMessage(error);
+  return message.startsWith(PREFIX) ? message.slice(PREFIX.length) : message;
 }
 
 /** Builds the error for a saved index that is absent or unreadable; always says how to rebuild it. */

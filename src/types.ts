@@ -44,6 +44,8 @@ export interface EvidenceBlock {
   hitReasons: string[];
   /** Fused relevance in [0, 1] (higher is better) when the ranking produced one. */
   score?: number;
+  /** Present when `content` was cut to the evidence caps: how much is shown of how much. */
+  truncated?: { shownChars: number; totalChars: number };
 }
 
 /** Hints from the L0 keyword layer: which short fields the query matched. */
@@ -77,6 +79,8 @@ export interface LookupResult {
   supplements: EvidenceBlock[];
   candidateCount: number;
   evidenceCount: number;
+  /** True when the content of at least one block was cut to the evidence caps. */
+  contentTruncated: boolean;
   traceWritten: boolean;
 }
 

@@ -1,4 +1,5 @@
-import { FrontmatterError, normalizeFrontmatter } from "../../src/corpus/frontmatter.js";
+import { skipReasonOf } from "../../src/corpus/corpus-file-error.js";
+import { normalizeFrontmatter } from "../../src/corpus/frontmatter.js";
 import { LookupKnowledgeError } from "../../src/errors.js";
 import type { Chunk } from "../../src/types.js";
 import type { BeirDocument } from "./types.js";
@@ -13,8 +14,8 @@ export function beirDocumentToChunk(doc: BeirDocument): Chunk {
   try {
     meta = normalizeFrontmatter({ ...doc.metadata, title: doc.title });
   } catch (error) {
-    if (!(error instanceof FrontmatterError)) throw error;
-    throw new LookupKnowledgeError("DATASET_INVALID", `corpus document "${doc.id}": ${error.message.replace("frontmatter field", "field")}.`);
+    if (!(error instanceof LookupKnowledgeError) || error.code !== "CORPUS_FILE_INVALID") throw error;
+    throw new LookupKnowledgeError("DATASET_INVALID", `corpus document "${doc.id}": ${skipReasonOf(error).replace("frontmatter field", "field")}.`, { cause: error });
   }
   return {
     source: doc.id,

@@ -1,8 +1,9 @@
-import { readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ApiProvider, CallApiContextParams, ProviderOptions, ProviderResponse } from "promptfoo";
 import { KnowledgeBase } from "../../src/knowledge-base/knowledge-base.js";
 import { createLookupKnowledgeTool } from "../../src/tool/lookup-knowledge-tool.js";
+import { readTraceFile } from "../../src/trace/read-trace-file.js";
 import type { LookupResult } from "../../src/types.js";
 import { parseVariants, VARIANTS, variantSlug, type VariantName } from "../variants.js";
 
@@ -25,6 +26,16 @@ export interface LookupProviderMetadata {
   /** The trace lines written for this call, read back from the trace file. */
   traceLines: unknown[];
   corpusFingerprint: string;
+}
+
+/**
+ * The trace records of one invocation, read back from the trace file. Torn or partial lines
+ * (another process's fragment, a full disk) are skipped, not fatal; a trace that was never
+ * written gives none, which the trace assertion then reports.
+ */
+export async function traceLinesFor(tracePath: string, invocationId: string): Promise<unknown[]> {
+  const { records } = await readTraceFile(tracePath);
+  return records.filter((record) => record.invocation_id === invocationId);
 }
 
 const knowledgeBases = new Map<string, Promise<KnowledgeBase>>();
@@ -85,11 +96,10 @@ export default class LookupKnowledgeProvider implements ApiProvider {
       const args = { query: prompt, limit: this.config.limit, ...(domain ? { domain } : {}) };
       const message = await tool.invoke({ type: "tool_call", id: `eval-${Date.now()}`, name: tool.name, args });
       const artifact = message.artifact as LookupResult;
-      const lines = (await readFile(this.tracePath, "utf8")).split("\n").filter((line) => line.includes(artifact.invocationId));
       const metadata: LookupProviderMetadata = {
         variant: this.variant,
         artifact,
-        traceLines: lines.map((line) => JSON.parse(line) as unknown),
+        traceLines: await traceLinesFor(this.tracePath, artifact.invocationId),
         corpusFingerprint: (await knowledgeBase(this.config.corpusDir)).fingerprint,
       };
       return { output: String(message.content), metadata: metadata as unknown as Record<string, unknown> };

@@ -62,7 +62,7 @@ export async function runBeirEval(options: BeirEvalOptions): Promise<BeirEvalRes
   const results: VariantResult[] = [];
   for (const name of variants) {
     const { l0, l1 } = VARIANTS[name].options;
-    const graph = createRetrievalGraph({ knowledgeBase: kb, tracePath: null, l0: { ...l0, k: depth }, l1: { ...l1, k: depth }, fusion: { l0Weight: options.l0Weight } });
+    const graph = createRetrievalGraph({ knowledgeBase: kb, tracePath: null, maxLimit: depth, l0: { ...l0, k: depth }, l1: { ...l1, k: depth }, fusion: { l0Weight: options.l0Weight } });
     const queries = await runQueries(graph, dataset.queries, depth, (done) =>
       options.onProgress?.({ phase: "query", variant: name, done, total: dataset.queries.length }),
     );

@@ -7,8 +7,9 @@ import { createProgressBar } from "./progress.js";
 export async function buildAndSave(corpusDir: string, outDir: string, log: (line: string) => void): Promise<KnowledgeBase> {
   const bar = createProgressBar();
   const started = performance.now();
-  const kb = await KnowledgeBase.build({ corpusDir, onProgress: bar.update, onWarning: (message) => (bar.done(), log(message)) });
-  await kb.save(outDir);
+  const warn = (message: string) => (bar.done(), log(message));
+  const kb = await KnowledgeBase.build({ corpusDir, onProgress: bar.update, onWarning: warn });
+  await kb.save(outDir, { onProgress: bar.update, onWarning: warn });
   bar.done();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   log(`Indexed ${kb.chunks.length} chunks from ${corpusDir} (${kb.domains.length} domains, ${kb.skipped.length} files skipped) into ${outDir} in ${seconds} s; fingerprint ${kb.fingerprint}.`);

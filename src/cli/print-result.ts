@@ -1,3 +1,4 @@
+import { LINE_BREAK, showHidden } from "../tool/escape-text.js";
 import type { LookupResult } from "../types.js";
 
 /** Renders a lookup for a person at a terminal: summary, then each block with its source and text. */
@@ -16,7 +17,10 @@ export function renderResult(result: LookupResult): string {
     lines.push(`[${i + 1}] ${block.source} (${block.retrievalLayer}${score})`);
     if (block.breadcrumb) lines.push(`    ${block.breadcrumb.join(" > ")}`);
     lines.push(`    hits: ${block.hitReasons.join("; ")}`);
-    lines.push(...block.content.split("\n").map((line) => `    | ${line}`), "");
+    lines.push(...block.content.split(LINE_BREAK).map((line) => `    | ${line}`));
+    if (block.truncated) lines.push(`    [content cut: ${block.truncated.shownChars} of ${block.truncated.totalChars} characters shown]`);
+    lines.push("");
   });
-  return lines.join("\n");
+  // Corpus text must not drive the terminal (escape sequences) or start unmarked lines.
+  return lines.flatMap((line) => line.split(LINE_BREAK).map(showHidden)).join("\n");
 }

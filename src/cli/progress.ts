@@ -9,6 +9,7 @@ const LABELS: Record<string, string> = {
   fit: "fitting embedder",
   embed: "embedding",
   vectors: "vector index",
+  save: "saving index",
   query: "running queries",
 };
 

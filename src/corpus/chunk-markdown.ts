@@ -1,4 +1,6 @@
 import type { Chunk, DocumentMeta } from "../types.js";
+import { fenceMarker, parseHeading, type FenceMarker } from "./markdown-line.js";
+import { normalizeNewlines } from "./normalize-newlines.js";
 import { createSlugger } from "./slug.js";
 
 /** Slug of the text that stands before the first heading of a file. */
@@ -19,31 +21,28 @@ interface Section {
   lines: string[];
 }
 
-const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
-const FENCE = /^[ \t]{0,3}(```|~~~)/;
-
 /**
  * Splits a Markdown body into one chunk per heading section. Each chunk keeps its breadcrumb
  * (document title, then the heading path) and the stable source id `<file>#<heading slug>`;
  * text before the first heading gets the slug `top`. Headings inside fenced code are text.
  * Sections with no text of their own are dropped (their subsections carry the heading on).
+ * LF, CRLF and CR line breaks are all read; every step is linear in the body's length.
  */
 export function chunkMarkdown(doc: MarkdownDocument): Chunk[] {
   const slugger = createSlugger();
   const sections: Section[] = [{ headings: [], slug: slugger(PREAMBLE_SLUG), lines: [] }];
   const path: string[] = [];
-  let fence: string | null = null;
+  let fence: FenceMarker | null = null;
 
-  for (const line of doc.body.split(/\r?\n/)) {
-    const fenceMatch = FENCE.exec(line);
-    if (fenceMatch) fence = fence === null ? fenceMatch[1] : fence === fenceMatch[1] ? null : fence;
-    const heading = fence === null && !fenceMatch ? HEADING.exec(line) : null;
+  for (const line of normalizeNewlines(doc.body).split("\n")) {
+    const marker = fenceMarker(line);
+    if (marker) fence = fence === null ? marker : fence === marker ? null : fence;
+    const heading = fence === null && !marker ? parseHeading(line) : null;
     if (!heading) {
       sections[sections.length - 1].lines.push(line);
       continue;
     }
-    const depth = heading[1].length;
-    const text = heading[2].trim();
+    const { depth, text } = heading;
     path.length = Math.min(path.length, depth - 1);
     while (path.length < depth - 1) path.push("");
     path.push(text);

@@ -1,7 +1,5 @@
 import type { DocumentMeta } from "../types.js";
-
-/** Thrown by {@link normalizeFrontmatter} when a field has a shape no alias can repair. */
-export class FrontmatterError extends Error {}
+import { invalidCorpusFile } from "./corpus-file-error.js";
 
 function optionalString(data: Record<string, unknown>, ...keys: string[]): string | undefined {
   for (const key of keys) {
@@ -12,7 +10,7 @@ function optionalString(data: Record<string, unknown>, ...keys: string[]): strin
       if (text.length > 0) return text;
       continue;
     }
-    throw new FrontmatterError(`frontmatter field "${key}" must be a string, got ${describe(value)}`);
+    throw invalidCorpusFile(`frontmatter field "${key}" must be a string, got ${describe(value)}`);
   }
   return undefined;
 }
@@ -23,7 +21,7 @@ function stringList(data: Record<string, unknown>, ...keys: string[]): string[] 
     if (value === undefined || value === null) continue;
     const items = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : null;
     if (items === null || !items.every((item) => typeof item === "string" || typeof item === "number")) {
-      throw new FrontmatterError(`frontmatter field "${key}" must be a list of strings, got ${describe(value)}`);
+      throw invalidCorpusFile(`frontmatter field "${key}" must be a list of strings, got ${describe(value)}`);
     }
     return [...new Set(items.map((item) => String(item).trim()).filter((item) => item.length > 0))];
   }
@@ -37,7 +35,9 @@ function describe(value: unknown): string {
 /**
  * Folds a file's raw frontmatter into {@link DocumentMeta}: `category` is an alias of `domain`,
  * `tags` of `keywords`; a comma-separated string counts as a list. Unknown keys are ignored.
- * @throws FrontmatterError when a known field has the wrong type.
+ * Text fields take strings and numbers (YAML numbers arrive as written, see `parseFrontmatter`);
+ * a boolean, list or mapping where text is expected is refused. Null fields count as absent.
+ * @throws LookupKnowledgeError `CORPUS_FILE_INVALID` when a known field has the wrong type.
  */
 export function normalizeFrontmatter(data: Record<string, unknown>): DocumentMeta {
   const title = optionalString(data, "title");

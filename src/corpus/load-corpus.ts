@@ -1,76 +1,40 @@
-import { readdir, readFile, stat } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
-import matter from "gray-matter";
-import { LookupKnowledgeError } from "../errors.js";
 import type { Chunk, SkippedFile } from "../types.js";
-import { chunkMarkdown } from "./chunk-markdown.js";
-import { normalizeFrontmatter } from "./frontmatter.js";
+import { skipReasonOf } from "./corpus-file-error.js";
+import { resolveCorpusOptions, type CorpusOptions } from "./corpus-options.js";
+import { parseMarkdownFile } from "./parse-markdown-file.js";
+import { readCorpusFile } from "./read-corpus-file.js";
+import { walkCorpus } from "./walk-corpus.js";
 
 /** What {@link loadCorpus} read: the chunks of every usable file and the files it skipped. */
 export interface LoadedCorpus {
   chunks: Chunk[];
+  /** Entries not indexed, each with its reason, sorted by path. */
   skipped: SkippedFile[];
   /** Number of Markdown files found, indexed or not. */
   fileCount: number;
 }
 
-const MARKDOWN = /\.(md|markdown)$/i;
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-
-async function listMarkdownFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((entry) => entry.isFile() && MARKDOWN.test(entry.name))
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
-}
-
-function parseFile(file: string, bytes: Uint8Array): Chunk[] | string {
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    return "invalid UTF-8: save the file as UTF-8";
-  }
-  let parsed: { data: Record<string, unknown>; content: string };
-  try {
-    // An options object turns off gray-matter's per-string cache, which would share `data` objects.
-    parsed = matter(text, {});
-  } catch (error) {
-    const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    return `malformed frontmatter: ${detail}`;
-  }
-  let chunks: Chunk[];
-  try {
-    chunks = chunkMarkdown({ file, body: parsed.content, meta: normalizeFrontmatter(parsed.data) });
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-  return chunks.length > 0 ? chunks : "no text: the file has frontmatter or headings only";
-}
-
 /**
- * Reads every Markdown file below `corpusDir` (sorted, recursively) and chunks it. A file with
- * malformed frontmatter, invalid UTF-8 or no text is skipped and listed in `skipped`; the rest
- * are indexed.
- * @throws LookupKnowledgeError `CORPUS_NOT_FOUND` when the folder does not exist.
+ * Reads every Markdown file below `corpusDir` (see `walkCorpus` for which ones, in sorted order)
+ * and chunks it. Any failure of one file (unreadable, not a regular file, invalid UTF-8, refused or
+ * malformed frontmatter, no text, ...) skips that file with a reason in `skipped`; the rest are
+ * indexed and the load never aborts for one file.
+ * @throws LookupKnowledgeError `CORPUS_NOT_FOUND` when the folder does not exist or cannot be
+ * listed; `INVALID_OPTION` for bad options.
  */
-export async function loadCorpus(corpusDir: string): Promise<LoadedCorpus> {
-  const info = await stat(corpusDir).catch(() => null);
-  if (!info?.isDirectory()) {
-    throw new LookupKnowledgeError(
-      "CORPUS_NOT_FOUND",
-      `corpus folder "${corpusDir}" does not exist or is not a folder. Pass --corpus DIR (or corpusDir) pointing at your Markdown files.`,
-    );
-  }
-  const files = await listMarkdownFiles(corpusDir);
+export async function loadCorpus(corpusDir: string, options: CorpusOptions = {}): Promise<LoadedCorpus> {
+  const { maxFileBytes } = resolveCorpusOptions(options);
+  const listing = await walkCorpus(corpusDir, options);
   const chunks: Chunk[] = [];
-  const skipped: SkippedFile[] = [];
-  for (const path of files) {
-    const file = relative(corpusDir, path).split(sep).join("/");
-    const result = parseFile(file, await readFile(path));
-    if (typeof result === "string") skipped.push({ file, reason: result });
-    else chunks.push(...result);
+  const skipped: SkippedFile[] = [...listing.skipped];
+  for (const entry of listing.files) {
+    try {
+      // One push per chunk: spreading a file of 100,000+ sections into push() would overflow the stack.
+      for (const chunk of parseMarkdownFile(entry.file, await readCorpusFile(entry, maxFileBytes))) chunks.push(chunk);
+    } catch (error) {
+      skipped.push({ file: entry.file, reason: skipReasonOf(error) });
+    }
   }
-  return { chunks, skipped, fileCount: files.length };
+  skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return { chunks, skipped, fileCount: listing.markdownCount };
 }

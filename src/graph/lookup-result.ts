@@ -1,4 +1,5 @@
 import type { LookupResult, RetrievalLayer } from "../types.js";
+import { boundEvidence, boundHints, type EvidenceCaps } from "./bound-evidence.js";
 import { toEvidenceBlock } from "./evidence.js";
 import { assessRelevance, RELEVANCE_THRESHOLDS, type RelevanceThresholds } from "./relevance.js";
 import type { LayeredEvidence, RetrievalStateType } from "./state.js";
@@ -10,30 +11,37 @@ export function retrievalLayerOf(state: Pick<RetrievalStateType, "l0Candidates" 
   return l0 && l1 ? "L0+L1" : l0 ? "L0" : l1 ? "L1" : "none";
 }
 
-/** Assembles the artifact of a lookup from the final state and the merged evidence (pure). */
+/** Caps applied when none are given: large enough never to cut a sane section. */
+const UNCAPPED: EvidenceCaps = { maxBlockChars: Number.MAX_SAFE_INTEGER, maxTotalChars: Number.MAX_SAFE_INTEGER };
+
+/**
+ * Assembles the artifact of a lookup from the final state and the merged evidence (pure):
+ * relevance judged on the full evidence, then text fields bounded and contents capped.
+ */
 export function buildLookupResult(
   state: RetrievalStateType,
   merged: readonly LayeredEvidence[],
   traceWritten: boolean,
-  thresholds: RelevanceThresholds = RELEVANCE_THRESHOLDS,
+  settings: { relevance?: RelevanceThresholds; evidence?: EvidenceCaps } = {},
 ): LookupResult {
   const layer = retrievalLayerOf(state);
   const used = [...state.l0Candidates, ...(layer === "L1" || layer === "L0+L1" ? state.l1Candidates : [])];
-  const evidence = merged.map(toEvidenceBlock);
+  const { blocks: evidence, truncated } = boundEvidence(merged.map(toEvidenceBlock), settings.evidence ?? UNCAPPED);
   return {
     invocationId: state.invocationId,
     query: state.query,
     retrievalLayer: layer,
-    hints: state.hints,
+    hints: boundHints(state.hints),
     domainFilter: state.domainFilter,
     l1Status: state.l1Status ?? "disabled",
     fallbackReason: state.fallbackReason,
-    relevance: assessRelevance(merged, state.l1Status, thresholds),
+    relevance: assessRelevance(merged, state.l1Status, settings.relevance ?? RELEVANCE_THRESHOLDS),
     evidence,
     primary: evidence[0] ?? null,
     supplements: evidence.slice(1),
     candidateCount: new Set(used.map((candidate) => candidate.chunk.source)).size,
     evidenceCount: evidence.length,
+    contentTruncated: truncated,
     traceWritten,
   };
 }

@@ -26,6 +26,12 @@ export interface RetrievalOptions {
   tracePath?: string | null;
   /** A trace sink to use instead of `tracePath` (useful for testing). */
   traceSink?: TraceSink;
+  /**
+   * Largest `limit` a lookup may ask for (the tool's schema tells the model), from 1 to 1000;
+   * evaluation runs raise it to their depth.
+   * @default 20
+   */
+  maxLimit?: number;
   /** The keyword layer. */
   l0?: {
     /** False leaves L0 out: no hints, no keyword candidates, no domain filter from hints. @default true */
@@ -41,6 +47,14 @@ export interface RetrievalOptions {
     k?: number;
     /** Dense hits below this cosine similarity are dropped. @default 0.05 */
     minScore?: number;
+    /**
+     * Milliseconds the dense search (the query embedding above all) may take. When they pass,
+     * the lookup answers from L0 with `l1Status: "error"` and the reason in the trace's
+     * `l1.error`. The embeddings get an `AbortSignal` as `embedQuery(text, { signal })`, which
+     * those that accept one use to cancel their request. `0` waits forever.
+     * @default 5000
+     */
+    timeoutMs?: number;
   };
   /**
    * Thresholds of the relevance assessment; the defaults fit the statistical embedder's
@@ -52,6 +66,17 @@ export interface RetrievalOptions {
   fusion?: {
     /** Weight of L0's normalised BM25 score; L1's similarity gets `1 - l0Weight`. @default 0.8 */
     l0Weight?: number;
+  };
+  /**
+   * Caps on the corpus text one lookup returns, in the artifact and in the tool's text alike. A
+   * cut block carries `truncated: { shownChars, totalChars }` and the text says so under it;
+   * the artifact's `contentTruncated` is then true.
+   */
+  evidence?: {
+    /** Characters of one block's content. @default 4000 */
+    maxBlockChars?: number;
+    /** Characters of all blocks' content together, given out in rank order. @default 16000 */
+    maxTotalChars?: number;
   };
 }
 

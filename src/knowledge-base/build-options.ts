@@ -1,4 +1,5 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import type { CorpusOptions } from "../corpus/corpus-options.js";
 import type { Bm25Options } from "../l0/bm25.js";
 import type { LsaEmbeddingsOptions } from "../l1/embeddings/index.js";
 import type { VectorIndexOptions } from "../l1/vector-index.js";
@@ -23,9 +24,26 @@ export interface KnowledgeBaseOptions {
   bm25?: Bm25Options;
   /** HNSW graph settings. @default { m: 16, efConstruction: 200, efSearch: 100, randomSeed: 100 } */
   hnsw?: VectorIndexOptions;
-  /** Texts per `embedDocuments` call. @default 64 */
+  /** Texts per `embedDocuments` call, an integer from 1. @default 64 */
   embedBatchSize?: number;
-  /** Called for each skipped corpus file. @default one `console.warn` line naming the file and the reason */
+  /**
+   * Milliseconds one `embedDocuments` batch may take before the build fails with
+   * `EMBEDDINGS_TIMEOUT` naming the batch; `0` waits forever. Generous, because a service's own
+   * retries with back-off run inside it.
+   * @default 120000
+   */
+  embedTimeoutMs?: number;
+  /**
+   * Which files below `corpusDir` are read (`KnowledgeBase.build` only): dot-folders and dot-files,
+   * excluded names, the largest file size.
+   * @default { includeHidden: false, exclude: [".git", "node_modules"], maxFileBytes: 67108864 }
+   */
+  corpus?: CorpusOptions;
+  /**
+   * Called once per skipped corpus file with a line naming the file and the reason. The library
+   * never prints: the skips are also in `kb.skipped` and the saved manifest.
+   * @default no-op
+   */
   onWarning?: (message: string) => void;
   /** Called as indexing advances. @default no-op */
   onProgress?: (progress: BuildProgress) => void;

@@ -1,60 +1,55 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { indexUnusable } from "../errors.js";
+import { INDEX_FILES } from "./index-layout.js";
+import { manifestProblem } from "./manifest-shape.js";
 import { INDEX_FORMAT_VERSION, sha256, type IndexManifest } from "./manifest.js";
 
-/** Names of the files of a saved index. */
-export const INDEX_FILES = {
-  manifest: "manifest.json",
-  chunks: "chunks.json",
-  keywordIndex: "keyword-index.json",
-  bm25: "bm25.json",
-  vectors: "vectors.hnsw",
-} as const;
+/** Reads a file's bytes; injectable so that tests can act between the reads of one load. */
+export type ReadBytes = (path: string) => Promise<Buffer>;
 
-/** Writes `data` beside `path` and renames it into place, so a reader never sees half a file. */
-export async function writeFileAtomically(path: string, data: string | Uint8Array): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, data);
-  await rename(temporary, path);
+/** A checked manifest and the exact text it was parsed from (to notice a swap by another save). */
+export interface ManifestRead {
+  text: string;
+  manifest: IndexManifest;
 }
 
-/** Writes the manifest last, so that a folder with a manifest always holds a complete index. */
-export async function writeManifest(dir: string, manifest: IndexManifest): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  await writeFileAtomically(join(dir, INDEX_FILES.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
-}
-
-/** Reads and checks `manifest.json`; every failure says to run `lookup-knowledge index`. */
-export async function readManifest(dir: string): Promise<IndexManifest> {
+/**
+ * Reads `manifest.json` and checks its whole shape before any field is used; every failure says
+ * to run `lookup-knowledge index`.
+ */
+export async function readManifest(dir: string): Promise<ManifestRead> {
   let text: string;
   try {
     text = await readFile(join(dir, INDEX_FILES.manifest), "utf8");
   } catch (cause) {
     throw indexUnusable(dir, `missing ${INDEX_FILES.manifest}`, cause);
   }
-  let manifest: IndexManifest;
+  let parsed: unknown;
   try {
-    manifest = JSON.parse(text) as IndexManifest;
+    parsed = JSON.parse(text);
   } catch (cause) {
     throw indexUnusable(dir, `${INDEX_FILES.manifest} is not valid JSON`, cause);
   }
-  if (manifest?.format !== "lookup-knowledge-index" || manifest.formatVersion !== INDEX_FORMAT_VERSION) {
+  const head = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Record<string, unknown>;
+  if (head.format !== "lookup-knowledge-index" || head.formatVersion !== INDEX_FORMAT_VERSION) {
     throw indexUnusable(dir, `${INDEX_FILES.manifest} is not a version ${INDEX_FORMAT_VERSION} lookup-knowledge index`);
   }
-  if (typeof manifest.checksums !== "object" || manifest.checksums === null) {
-    throw indexUnusable(dir, `${INDEX_FILES.manifest} has no checksums`);
-  }
-  return manifest;
+  const problem = manifestProblem(parsed);
+  if (problem !== null) throw indexUnusable(dir, problem);
+  return { text, manifest: parsed as IndexManifest };
 }
 
-/** Checks every data file against the manifest's SHA-256 before any of them is parsed. */
-export async function verifyChecksums(dir: string, manifest: IndexManifest): Promise<Map<string, Buffer>> {
+/**
+ * Reads every data file the manifest lists from its generation folder and checks it against the
+ * manifest's SHA-256, before any of them is parsed; the names were checked by {@link readManifest}.
+ */
+export async function readDataFiles(dir: string, manifest: IndexManifest, read: ReadBytes = readFile): Promise<Map<string, Buffer>> {
   const contents = new Map<string, Buffer>();
   for (const [name, expected] of Object.entries(manifest.checksums)) {
     let data: Buffer;
     try {
-      data = await readFile(join(dir, name));
+      data = await read(join(dir, manifest.generation, name));
     } catch (cause) {
       throw indexUnusable(dir, `file ${name} is missing`, cause);
     }

@@ -3,18 +3,19 @@ import { chunkSearchText } from "../corpus/chunk-text.js";
 import { loadCorpus } from "../corpus/load-corpus.js";
 import { LookupKnowledgeError } from "../errors.js";
 import type { RetrievalSource } from "../graph/options.js";
-import { Bm25Stats, DEFAULT_BM25_OPTIONS } from "../l0/bm25.js";
+import { Bm25Stats } from "../l0/bm25.js";
 import { KeywordIndex } from "../l0/keyword-index.js";
 import { createL0Searcher, type L0Searcher } from "../l0/l0-search.js";
 import { createTermCoverage } from "../l0/term-coverage.js";
-import { VECTOR_INDEX_DEFAULTS } from "../l1/vector-index.js";
 import { createL1Searcher, type L1Searcher } from "../l1/l1-search.js";
 import { tokenize, TOKENIZER_VERSION } from "../text/tokenize.js";
 import type { Chunk, SkippedFile } from "../types.js";
 import type { KnowledgeBaseOptions } from "./build-options.js";
 import { embedChunks } from "./embed-chunks.js";
+import { chunkProblem, resolveBuildOptions } from "./resolve-build-options.js";
 import { fingerprintOf, type IndexSettings } from "./manifest.js";
 import { loadIndexParts, saveIndexParts, type IndexParts } from "./index-store.js";
+import type { SaveOptions } from "./save-options.js";
 
 /**
  * A Markdown knowledge base indexed for both layers: FlexSearch + BM25 (L0) and an HNSW graph of
@@ -55,11 +56,15 @@ export class KnowledgeBase implements RetrievalSource {
     this.l1 = embeddings === null ? null : vectorIndex === null ? { search: async () => [] } : createL1Searcher({ chunks, vectorIndex, embeddings, coverage: createTermCoverage(parts.bm25) });
   }
 
-  /** Reads, chunks and indexes every Markdown file below `corpusDir`; skipped files are warned about and listed in `skipped`. */
+  /**
+   * Reads, chunks and indexes every Markdown file below `corpusDir` (which ones: `options.corpus`).
+   * A file that cannot be indexed never fails the build: it is listed in `skipped` and passed to
+   * `onWarning` (a no-op by default; the library never prints).
+   */
   static async build(options: KnowledgeBaseOptions & { corpusDir: string }): Promise<KnowledgeBase> {
     options.onProgress?.({ phase: "load", done: 0, total: 1 });
-    const corpus = await loadCorpus(options.corpusDir);
-    const warn = options.onWarning ?? ((message: string) => console.warn(message));
+    const corpus = await loadCorpus(options.corpusDir, options.corpus);
+    const warn = options.onWarning ?? (() => {});
     for (const { file, reason } of corpus.skipped) warn(`lookup-knowledge: skipped ${file}: ${reason}`);
     return KnowledgeBase.fromChunks(corpus.chunks, options, { skipped: corpus.skipped, fileCount: corpus.fileCount });
   }
@@ -71,19 +76,23 @@ export class KnowledgeBase implements RetrievalSource {
     origin: { skipped?: SkippedFile[]; fileCount?: number } = {},
   ): Promise<KnowledgeBase> {
     const progress = options.onProgress ?? (() => {});
+    const resolved = resolveBuildOptions(options);
+    if (!Array.isArray(chunks)) throw new LookupKnowledgeError("INVALID_OPTION", "fromChunks needs an array of chunks.");
     const seen = new Set<string>();
-    for (const { source } of chunks) {
-      if (seen.has(source)) throw new LookupKnowledgeError("INVALID_OPTION", `two chunks share the source "${source}"; every chunk needs its own source id, since evidence is deduplicated by it.`);
-      seen.add(source);
+    for (const [i, chunk] of chunks.entries()) {
+      const problem = chunkProblem(chunk);
+      if (problem !== null) throw new LookupKnowledgeError("INVALID_OPTION", `chunk ${i + 1} ${problem}; see the Chunk type.`);
+      if (seen.has(chunk.source)) throw new LookupKnowledgeError("INVALID_OPTION", `two chunks share the source "${chunk.source}"; every chunk needs its own source id, since evidence is deduplicated by it.`);
+      seen.add(chunk.source);
     }
     const texts = chunks.map(chunkSearchText);
     progress({ phase: "keyword", done: 0, total: chunks.length });
     const keywordIndex = KeywordIndex.build(chunks);
-    const bm25Options = { ...DEFAULT_BM25_OPTIONS, ...options.bm25 };
+    const bm25Options = resolved.bm25;
     const bm25 = Bm25Stats.fromDocuments(texts.map((text) => tokenize(text)), bm25Options);
     progress({ phase: "keyword", done: chunks.length, total: chunks.length });
-    const { embeddings, vectorIndex, embedder } = await embedChunks(chunks, texts, options);
-    const { efSearch: _efSearch, ...hnsw } = { ...VECTOR_INDEX_DEFAULTS, ...options.hnsw };
+    const { embeddings, vectorIndex, embedder } = await embedChunks(chunks, texts, { ...options, ...resolved });
+    const { efSearch: _efSearch, ...hnsw } = resolved.hnsw;
     return new KnowledgeBase({
       chunks,
       skipped: origin.skipped ?? [],
@@ -96,15 +105,23 @@ export class KnowledgeBase implements RetrievalSource {
     });
   }
 
-  /** Saves both indexes, the embedder model (for the default embedder) and a manifest into `dir`. */
-  async save(dir: string): Promise<void> {
-    await saveIndexParts(dir, this.#parts, { fingerprint: this.fingerprint, domains: [...this.domains] });
+  /**
+   * Saves both indexes, the embedder model (for the default embedder) and a manifest into `dir`,
+   * replacing a previous index atomically: a reader, a crash or a `kill -9` at any moment finds the
+   * complete old index or the complete new one. Leftovers of killed saves are removed. `dir` must
+   * be missing, empty or an index folder.
+   * @throws LookupKnowledgeError `INDEX_WRITE_FAILED` naming the folder and the cause (full disk,
+   * no permission, a folder that is not an index); the previous index then stays as it was.
+   */
+  async save(dir: string, options: SaveOptions = {}): Promise<void> {
+    await saveIndexParts(dir, this.#parts, { fingerprint: this.fingerprint, domains: [...this.domains] }, options);
   }
 
   /**
    * Loads a saved index. Pass the same `embeddings` it was built with when they were custom ones;
    * the default statistical embedder is restored from the folder.
-   * @throws LookupKnowledgeError `INDEX_NOT_FOUND` / `INDEX_CORRUPT` (run `lookup-knowledge index`), `EMBEDDINGS_REQUIRED`.
+   * Every file is checked (manifest shape, names, checksums, chunk order) before it is parsed.
+   * @throws LookupKnowledgeError `INDEX_NOT_FOUND` / `INDEX_CORRUPT` (run `lookup-knowledge index`), `INDEX_MISMATCH`, `EMBEDDINGS_REQUIRED`.
    */
   static async load(dir: string, options: { embeddings?: EmbeddingsInterface } = {}): Promise<KnowledgeBase> {
     return new KnowledgeBase(await loadIndexParts(dir, options));

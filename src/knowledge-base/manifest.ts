@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
 import type { Chunk, SkippedFile } from "../types.js";
 
-/** Version of the saved index layout; a different version must be rebuilt. */
-export const INDEX_FORMAT_VERSION = 1;
+/**
+ * Version of the saved index layout; a different version must be rebuilt. Version 2 keeps the
+ * data files in a generation folder that `manifest.json` names, so that a save swaps indexes atomically.
+ */
+export const INDEX_FORMAT_VERSION = 2;
 
 /** How L1 embeds text: the built-in statistical embedder, a caller's embeddings, or no L1. */
 export interface EmbedderInfo {
@@ -25,7 +28,10 @@ export interface IndexSettings {
 export interface IndexManifest {
   format: "lookup-knowledge-index";
   formatVersion: number;
+  /** The generation folder (`gen-<16 hex digits>`) beside the manifest that holds every data file. */
+  generation: string;
   createdAt: string;
+  /** {@link fingerprintOf} the saved chunks, in order; checked at load. */
   fingerprint: string;
   chunkCount: number;
   fileCount: number;
@@ -36,6 +42,7 @@ export interface IndexManifest {
   checksums: Record<string, string>;
 }
 
+/** Hex SHA-256 of `data`. */
 export function sha256(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }

@@ -2,6 +2,7 @@
  * A pure BM25 scorer over pre-tokenized documents, backed by an inverted index
  * (term -> postings of document number and term frequency).
  */
+import { LookupKnowledgeError } from "../errors.js";
 import { resolveBm25Options, validateBm25Snapshot, type Bm25Options, type Bm25Snapshot } from "./bm25-options.js";
 
 export { DEFAULT_BM25_OPTIONS, type Bm25Options, type Bm25Snapshot } from "./bm25-options.js";
@@ -89,7 +90,7 @@ export class Bm25Stats {
 
   /**
    * Builds the statistics from token arrays; the array index is the document number.
-   * @throws RangeError when `k1` or `b` is out of range.
+   * @throws LookupKnowledgeError `INVALID_OPTION` when `k1` or `b` is out of range.
    */
   static fromDocuments(docs: readonly (readonly string[])[], options: Bm25Options = {}): Bm25Stats {
     const { k1, b } = resolveBm25Options(options);
@@ -118,7 +119,7 @@ export class Bm25Stats {
 
   /**
    * Restores statistics saved with {@link Bm25Stats.toJSON}.
-   * @throws RangeError when the snapshot is malformed or its parameters are out of range.
+   * @throws LookupKnowledgeError `INDEX_CORRUPT` when the snapshot is malformed or its parameters are out of range.
    */
   static fromJSON(snapshot: Bm25Snapshot): Bm25Stats {
     const { k1, b } = validateBm25Snapshot(snapshot);
@@ -139,7 +140,7 @@ export class Bm25Stats {
    * the result, with 0 when it contains no query term. Terms absent from the
    * corpus contribute nothing. The map's order is unspecified.
    *
-   * @throws RangeError when a doc id is not an integer in `0 .. size - 1`.
+   * @throws LookupKnowledgeError `INVALID_INPUT` when a doc id is not an integer in `0 .. size - 1`.
    */
   score(queryTerms: readonly string[], docIds?: Iterable<number>): Map<number, number> {
     const query = this.#queryWeights(queryTerms);
@@ -216,7 +217,7 @@ export class Bm25Stats {
     const result = new Map<number, number>();
     for (const d of docIds) {
       if (!Number.isInteger(d) || d < 0 || d >= this.size) {
-        throw new RangeError(`lookup-knowledge: BM25 doc id ${String(d)} is out of range (0 .. ${this.size - 1})`);
+        throw new LookupKnowledgeError("INVALID_INPUT", `BM25 doc id ${String(d)} is out of range (0 .. ${this.size - 1}).`);
       }
       result.set(d, 0);
     }

@@ -1,7 +1,10 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import { errorDetail, LookupKnowledgeError } from "../errors.js";
 import type { TermCoverage } from "../l0/term-coverage.js";
 import { tokenize } from "../text/tokenize.js";
 import type { Candidate, Chunk } from "../types.js";
+import { checkedVector } from "./check-vector.js";
+import { withDeadline } from "./deadline.js";
 import type { VectorIndex } from "./vector-index.js";
 
 /** Options of one L1 search. */
@@ -12,6 +15,10 @@ export interface L1SearchOptions {
   k: number;
   /** Hits below this cosine similarity are dropped. */
   minScore: number;
+  /** Milliseconds the query embedding may take; `0` waits forever. @default 0 */
+  timeoutMs?: number;
+  /** Aborts the search (the agent run was cancelled); the abort reason is thrown. @default none */
+  signal?: AbortSignal;
 }
 
 /** The L1 layer as the graph sees it. */
@@ -28,14 +35,42 @@ export interface L1SearcherDeps {
   coverage?: TermCoverage;
 }
 
+/**
+ * `embedQuery` as called here: the signal goes along as a second argument, which embeddings that
+ * accept one use to cancel their request and all others ignore.
+ */
+type AbortableEmbedQuery = (text: string, options: { signal: AbortSignal }) => Promise<unknown>;
+
+/**
+ * Embeds a query within the deadline and checks the vector before hnswlib sees it.
+ * @throws LookupKnowledgeError `EMBEDDINGS_FAILED`, `EMBEDDINGS_TIMEOUT` or `EMBEDDINGS_INVALID`; the caller's abort reason when it aborted.
+ */
+export async function embedQueryChecked(embeddings: EmbeddingsInterface, query: string, dimensions: number, options: Pick<L1SearchOptions, "timeoutMs" | "signal">): Promise<number[]> {
+  const timeoutMs = options.timeoutMs ?? 0;
+  const embedQuery = embeddings.embedQuery as unknown as AbortableEmbedQuery;
+  let raw: unknown;
+  try {
+    raw = await withDeadline((signal) => embedQuery.call(embeddings, query, { signal }), {
+      timeoutMs,
+      signal: options.signal,
+      onTimeout: () => new LookupKnowledgeError("EMBEDDINGS_TIMEOUT", `the query embedding did not answer within ${timeoutMs} ms; raise l1.timeoutMs if your embeddings are this slow.`),
+    });
+  } catch (error) {
+    if (options.signal?.aborted || error instanceof LookupKnowledgeError) throw error;
+    throw new LookupKnowledgeError("EMBEDDINGS_FAILED", `the query embedding failed: ${errorDetail(error)}`, { cause: error });
+  }
+  const vector = checkedVector(raw, dimensions);
+  if (typeof vector === "string") {
+    throw new LookupKnowledgeError("EMBEDDINGS_INVALID", `the query embedding ${vector}; pass the embeddings the index was built with, and check that they return one vector of finite numbers per text.`);
+  }
+  return vector;
+}
+
 /** L1: embeds the query and asks the HNSW graph for its nearest chunks. Errors propagate to the node. */
 export function createL1Searcher({ chunks, vectorIndex, embeddings, coverage }: L1SearcherDeps): L1Searcher {
   return {
-    async search(query, { domain, k, minScore }) {
-      const vector = await embeddings.embedQuery(query);
-      if (vector.length !== vectorIndex.dimensions) {
-        throw new Error(`query embedding has ${vector.length} dimensions but the index has ${vectorIndex.dimensions}; use the embeddings the index was built with`);
-      }
+    async search(query, { domain, k, minScore, timeoutMs, signal }) {
+      const vector = await embedQueryChecked(embeddings, query, vectorIndex.dimensions, { timeoutMs, signal });
       const queryTerms = coverage ? tokenize(query) : [];
       return vectorIndex
         .search(vector, k, domain)

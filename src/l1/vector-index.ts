@@ -1,4 +1,5 @@
 import hnswlib from "hnswlib-node";
+import { LookupKnowledgeError } from "../errors.js";
 
 /** Options of the HNSW graph. */
 export interface VectorIndexOptions {
@@ -21,6 +22,28 @@ export interface VectorHit {
 /** HNSW settings used when the options leave them out. */
 export const VECTOR_INDEX_DEFAULTS: Readonly<Required<VectorIndexOptions>> = { m: 16, efConstruction: 200, efSearch: 100, randomSeed: 100 };
 
+/** Ranges hnswlib works with (it crashes natively on `m` below 2). */
+const RANGES: Record<keyof VectorIndexOptions, [number, number]> = { m: [2, 512], efConstruction: [1, 100_000], efSearch: [1, 100_000], randomSeed: [0, 2 ** 31 - 1] };
+
+/**
+ * The HNSW options with defaults applied, each checked to be an integer in the range hnswlib
+ * handles, so that a bad value is a clear error rather than a native crash.
+ * @throws LookupKnowledgeError `INVALID_OPTION` naming the option and its range.
+ */
+export function resolveVectorIndexOptions(options: VectorIndexOptions = {}): Required<VectorIndexOptions> {
+  const resolved = { ...VECTOR_INDEX_DEFAULTS };
+  for (const key of Object.keys(RANGES) as (keyof VectorIndexOptions)[]) {
+    const value: unknown = options[key];
+    if (value === undefined) continue;
+    const [min, max] = RANGES[key];
+    if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+      throw new LookupKnowledgeError("INVALID_OPTION", `option hnsw.${key} must be an integer from ${min} to ${max}, got ${String(value)}.`);
+    }
+    resolved[key] = value;
+  }
+  return resolved;
+}
+
 /**
  * hnswlib-node behind a narrow interface: cosine space, labels are chunk numbers, and a domain
  * filter runs inside the graph search so that it never starves `k`.
@@ -34,9 +57,12 @@ export class VectorIndex {
     private readonly efSearch: number,
   ) {}
 
-  /** Builds the graph over one vector per chunk; `domains[i]` is the domain of chunk `i`. */
+  /**
+   * Builds the graph over one vector per chunk (checked beforehand: see `check-vector.ts`);
+   * `domains[i]` is the domain of chunk `i`.
+   */
   static build(vectors: readonly number[][], domains: readonly (string | undefined)[], options: VectorIndexOptions = {}): VectorIndex {
-    const o = { ...VECTOR_INDEX_DEFAULTS, ...options };
+    const o = resolveVectorIndexOptions(options);
     const dimensions = vectors[0]?.length ?? 1;
     const index = new hnswlib.HierarchicalNSW("cosine", dimensions);
     index.initIndex(Math.max(1, vectors.length), o.m, o.efConstruction, o.randomSeed);

@@ -2,10 +2,11 @@ import { tool } from "@langchain/core/tools";
 import { randomUUID } from "node:crypto";
 import { createRetrievalGraph, resolveTraceSink } from "../graph/retrieval-graph.js";
 import { TOOL_NAME, type RetrievalOptions } from "../graph/options.js";
+import { resolveRetrievalOptions } from "../graph/resolve-options.js";
 import { toErrorRecord } from "../trace/trace-record.js";
 import type { LookupResult } from "../types.js";
 import { formatEvidence } from "./format-evidence.js";
-import { DEFAULT_LIMIT, lookupKnowledgeSchema } from "./schema.js";
+import { createLookupKnowledgeSchema, DEFAULT_LIMIT } from "./schema.js";
 
 /** Options of {@link createLookupKnowledgeTool}: the retrieval options. */
 export type LookupKnowledgeToolOptions = RetrievalOptions;
@@ -28,12 +29,14 @@ export function createLookupKnowledgeTool(options: LookupKnowledgeToolOptions) {
   // One sink for the graph's trace lines and the tool's error lines.
   const traceSink = resolveTraceSink(options);
   const graph = createRetrievalGraph({ ...options, tracePath: null, ...(traceSink ? { traceSink } : {}) });
+  const { maxLimit } = resolveRetrievalOptions(options);
+  const defaultLimit = Math.min(DEFAULT_LIMIT, maxLimit);
 
   return tool(
     async (input, config): Promise<[string, LookupResult]> => {
       const invocationId = randomUUID();
       const startedAt = Date.now();
-      const request = { query: input.query, domain: input.domain?.trim().toLowerCase() || null, limit: input.limit ?? DEFAULT_LIMIT };
+      const request = { query: input.query, domain: input.domain?.trim().toLowerCase() || null, limit: input.limit ?? defaultLimit };
       try {
         const state = await graph.invoke({ ...request, invocationId, startedAt }, config);
         if (state.result === null) throw new Error("the retrieval graph finished without a result");
@@ -47,6 +50,6 @@ export function createLookupKnowledgeTool(options: LookupKnowledgeToolOptions) {
         throw error;
       }
     },
-    { name: TOOL_NAME, description: DESCRIPTION, schema: lookupKnowledgeSchema, responseFormat: "content_and_artifact" },
+    { name: TOOL_NAME, description: DESCRIPTION, schema: createLookupKnowledgeSchema(maxLimit), responseFormat: "content_and_artifact" },
   );
 }

@@ -1,9 +1,15 @@
+import { errorMessage } from "../errors.js";
+import { capText } from "../text/cap-text.js";
 import type { LookupResult } from "../types.js";
+import { boundRecord } from "./bound-record.js";
+import { CONTENT_PREVIEW_CHARS } from "./trace-limits.js";
 
-/** Characters of block content a trace line keeps: full content never goes into the trace. */
-export const CONTENT_PREVIEW_CHARS = 200;
+export { CONTENT_PREVIEW_CHARS };
 
-/** One `tool_invocation` line of the JSONL trace (snake_case, as persisted). */
+/**
+ * One `tool_invocation` line of the JSONL trace (snake_case, as persisted). Its line is at most
+ * `MAX_TRACE_LINE_BYTES` long: long fields are cut to `TRACE_FIELD_LIMITS` and `truncated` names them.
+ */
 export interface ToolInvocationRecord {
   type: "tool_invocation";
   invocation_id: string;
@@ -22,14 +28,17 @@ export interface ToolInvocationRecord {
     relevance: { level: string; semantic_support: boolean };
     candidate_count: number;
     evidence_count: number;
+    /** True when some block's content was cut to the evidence caps (the artifact's `contentTruncated`). */
+    content_truncated: boolean;
     evidence: { source: string; title: string | null; retrieval_layer: string; score: number | null; hit_reasons: string[]; content_preview: string }[];
   } | null;
+  /** Fields that were cut to fit the bound (`input.query`, `retrieval_details.evidence[].title`...); absent when none was. */
+  truncated?: string[];
 }
 
-/** Cuts text to at most `max` characters, marking the cut with an ellipsis. */
+/** Cuts text to at most `max` characters, marking the cut with an ellipsis; never splits a surrogate pair. */
 export function preview(text: string, max = CONTENT_PREVIEW_CHARS): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  return capText(text.replace(/\s+/g, " ").trim(), max);
 }
 
 /** What the trace needs besides the lookup result. */
@@ -43,9 +52,9 @@ export interface TraceContext {
   l1Error: string | null;
 }
 
-/** Projects a finished lookup onto its trace line (pure). */
+/** Projects a finished lookup onto its trace line, cut to the bound (pure). */
 export function toTraceRecord(result: LookupResult, context: TraceContext): ToolInvocationRecord {
-  return {
+  return boundRecord<ToolInvocationRecord>({
     type: "tool_invocation",
     invocation_id: result.invocationId,
     tool_name: context.toolName,
@@ -67,6 +76,7 @@ export function toTraceRecord(result: LookupResult, context: TraceContext): Tool
       relevance: { level: result.relevance.level, semantic_support: result.relevance.semanticSupport },
       candidate_count: result.candidateCount,
       evidence_count: result.evidenceCount,
+      content_truncated: result.contentTruncated,
       evidence: result.evidence.map((block) => ({
         source: block.source,
         title: block.title ?? null,
@@ -76,12 +86,12 @@ export function toTraceRecord(result: LookupResult, context: TraceContext): Tool
         content_preview: preview(block.content),
       })),
     },
-  };
+  });
 }
 
-/** The trace line of a lookup that threw before it finished. */
+/** The trace line of a lookup that threw before it finished, cut to the bound (pure). */
 export function toErrorRecord(invocationId: string, context: Omit<TraceContext, "l1CandidateCount" | "l1Error">, error: unknown): ToolInvocationRecord {
-  return {
+  return boundRecord<ToolInvocationRecord>({
     type: "tool_invocation",
     invocation_id: invocationId,
     tool_name: context.toolName,
@@ -90,7 +100,7 @@ export function toErrorRecord(invocationId: string, context: Omit<TraceContext, 
     status: "error",
     input: context.input,
     corpus_fingerprint: context.corpusFingerprint,
-    error: error instanceof Error ? error.message : String(error),
+    error: errorMessage(error),
     retrieval_details: null,
-  };
+  });
 }

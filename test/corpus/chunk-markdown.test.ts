@@ -107,6 +107,53 @@ describe("chunkMarkdown", () => {
     ]);
   });
 
+  it("splits CR-only files like LF files", () => {
+    expect(chunk("intro\r# One\rfirst\r\r## Two\rsecond\r").map((c) => [c.source, c.breadcrumb, c.content])).toEqual([
+      ["ops/runbook.md#top", [], "intro"],
+      ["ops/runbook.md#one", ["One"], "first"],
+      ["ops/runbook.md#two", ["One", "Two"], "second"],
+    ]);
+  });
+
+  it("reads heading lines of 20,000 blanks, tabs and hashes as ordinary headings", () => {
+    const body = [
+      `# ${" ".repeat(20_000)}Spaces${" ".repeat(20_000)}`,
+      "one",
+      `## ${"\t".repeat(20_000)}Tabs ${"#".repeat(20_000)}`,
+      "two",
+      `### ${" #\t".repeat(10_000)}x`,
+      "three",
+      `#${" ".repeat(30_000)}`,
+      "four",
+    ].join("\n");
+
+    expect(chunk(body).map((c) => [c.source, c.breadcrumb.at(-1)?.slice(0, 10)])).toEqual([
+      ["ops/runbook.md#spaces", "Spaces"],
+      ["ops/runbook.md#tabs", "Tabs"],
+      ["ops/runbook.md#x", "#\t #\t #\t #"],
+      ["ops/runbook.md#section", undefined],
+    ]);
+  });
+
+  it("gives 50,000 repeated headings 50,000 distinct sources", () => {
+    const body = Array.from({ length: 50_000 }, (_, i) => `## Step\nstep ${i}`).join("\n");
+
+    const chunks = chunk(body);
+
+    expect(chunks).toHaveLength(50_000);
+    expect(new Set(chunks.map((c) => c.source)).size).toBe(50_000);
+    expect(chunks[49_999]).toMatchObject({ source: "ops/runbook.md#step-49999", content: "step 49999" });
+  });
+
+  it("keeps a long heading in the breadcrumb and cuts only its slug", () => {
+    const heading = "Rollback ".repeat(3_000).trim();
+
+    const [only] = chunk(`# ${heading}\ntext`);
+
+    expect(only.breadcrumb).toEqual([heading]);
+    expect(only.source).toBe(`ops/runbook.md#${"rollback-".repeat(11)}r`);
+  });
+
   it("returns no chunks for a body of headings only", () => {
     expect(chunk("# A\n## B\n")).toEqual([]);
   });

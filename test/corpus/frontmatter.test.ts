@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FrontmatterError, normalizeFrontmatter } from "../../src/corpus/frontmatter.js";
+import { normalizeFrontmatter } from "../../src/corpus/frontmatter.js";
+import { LookupKnowledgeError } from "../../src/errors.js";
 
 describe("normalizeFrontmatter", () => {
   it("gives empty lists and no title or domain for empty frontmatter", () => {
@@ -49,8 +50,8 @@ describe("normalizeFrontmatter", () => {
     ["an object inside the tags", { tags: ["ok", { bad: 1 }] }, "tags"],
     ["a boolean as the entities", { entities: false }, "entities"],
     ["a nested list as the aliases", { aliases: [["x"]] }, "aliases"],
-  ])("throws a FrontmatterError naming the field for %s", (_label, data, field) => {
-    expect(() => normalizeFrontmatter(data)).toThrow(FrontmatterError);
-    expect(() => normalizeFrontmatter(data)).toThrow(`"${field}"`);
+  ])("throws a CORPUS_FILE_INVALID LookupKnowledgeError naming the field for %s", (_label, data, field) => {
+    expect(() => normalizeFrontmatter(data)).toThrow(LookupKnowledgeError);
+    expect(() => normalizeFrontmatter(data)).toThrow(expect.objectContaining({ code: "CORPUS_FILE_INVALID", message: expect.stringContaining(`"${field}"`) }));
   });
 });

@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { access, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createRetrievalGraph, KnowledgeBase, type IndexManifest } from "../../src/index.js";
@@ -7,10 +8,15 @@ import { createTempDirs, KB_BAD_DIR } from "./helpers/integration-fixtures.js";
 /** The files of test/fixtures/kb-bad that must be skipped, with what their reason must say. */
 const BAD_FILES: Record<string, RegExp> = {
   "broken-yaml.md": /malformed frontmatter/,
+  "js-frontmatter.md": /frontmatter language "js" is not accepted/,
+  "never-closed.md": /never closed/,
   "notes/latin1-encoded.md": /invalid UTF-8/,
   "only-frontmatter.md": /no text/,
   "wrong-field-type.md": /"keywords"/,
 };
+
+/** The file `js-frontmatter.md` would write if its frontmatter were run as code. */
+const JS_PROOF = join(tmpdir(), "lookup-knowledge-kb-bad-js-ran.txt");
 
 describe("KnowledgeBase.build over a corpus with bad files", () => {
   const temp = createTempDirs();
@@ -20,6 +26,7 @@ describe("KnowledgeBase.build over a corpus with bad files", () => {
 
   beforeAll(async () => {
     consoleWarn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    await rm(JS_PROOF, { force: true });
     kb = await KnowledgeBase.build({ corpusDir: KB_BAD_DIR, onWarning: (message) => warnings.push(message) });
   });
   afterAll(async () => {
@@ -45,8 +52,23 @@ describe("KnowledgeBase.build over a corpus with bad files", () => {
     expect(consoleWarn).not.toHaveBeenCalled();
   });
 
-  it("indexes the good files, including one in a subfolder", async () => {
-    expect(new Set(kb.chunks.map((chunk) => chunk.file))).toEqual(new Set(["good-onboarding.md", "notes/good-expenses.md"]));
+  it("never runs the code of a ---js frontmatter", async () => {
+    expect(await access(JS_PROOF).then(() => true, () => false)).toBe(false);
+  });
+
+  it("prints nothing by default: without onWarning the skips are only listed in skipped", async () => {
+    const silent = await KnowledgeBase.build({ corpusDir: KB_BAD_DIR, embeddings: null });
+
+    expect(silent.skipped).toEqual(kb.skipped);
+    expect(consoleWarn).not.toHaveBeenCalled();
+  });
+
+  it("indexes the good files, including a YAML date as a title and a file with CR-only line endings", async () => {
+    expect(new Set(kb.chunks.map((chunk) => chunk.file))).toEqual(
+      new Set(["good-onboarding.md", "notes/cr-line-endings.md", "notes/dated-title.md", "notes/good-expenses.md"]),
+    );
+    expect(kb.chunks.find((chunk) => chunk.file === "notes/dated-title.md")?.title).toBe("2024-01-01");
+    expect(kb.chunks.filter((chunk) => chunk.file === "notes/cr-line-endings.md").map((chunk) => chunk.breadcrumb)).toEqual([["Desk Booking"], ["Desk Booking", "Lockers"]]);
     const graph = createRetrievalGraph({ knowledgeBase: kb, tracePath: null });
     const laptop = (await graph.invoke({ query: "Anchorage MDM laptop encryption" })).result;
     expect(laptop?.primary?.source).toMatch(/^good-onboarding\.md#/);
@@ -56,7 +78,7 @@ describe("KnowledgeBase.build over a corpus with bad files", () => {
 
   it("never returns text from a skipped file", async () => {
     const graph = createRetrievalGraph({ knowledgeBase: kb, tracePath: null });
-    for (const query of ["quokka", "wombat", "numbat", "placeholder page", "Latin-1 budget offsite"]) {
+    for (const query of ["quokka", "wombat", "numbat", "bilby", "potoroo", "placeholder page", "Latin-1 budget offsite"]) {
       const result = (await graph.invoke({ query })).result;
       const files = result?.evidence.map((block) => block.source.split("#")[0]) ?? [];
       for (const file of Object.keys(BAD_FILES)) expect(files, query).not.toContain(file);
@@ -68,7 +90,7 @@ describe("KnowledgeBase.build over a corpus with bad files", () => {
     await kb.save(dir);
     const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as IndexManifest;
     expect(manifest.skipped).toEqual(kb.skipped);
-    expect(manifest.fileCount).toBe(6);
+    expect(manifest.fileCount).toBe(10);
     expect(manifest.chunkCount).toBe(kb.chunks.length);
     const loaded = await KnowledgeBase.load(dir);
     expect(loaded.skipped).toEqual(kb.skipped);

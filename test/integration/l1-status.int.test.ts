@@ -1,17 +1,10 @@
-import { access } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLookupKnowledgeTool, createRetrievalGraph, KnowledgeBase, type LookupResult, type ToolInvocationRecord } from "../../src/index.js";
 import { createTempDirs, EMBEDDING_FAILURE, expectLookupError, KB_DIR, QueryFailingEmbeddings, readJsonl } from "./helpers/integration-fixtures.js";
 
 const QUERY = "rotate an API key";
-
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
-}
 
 describe("lookups when the dense layer throws, is missing or is off", () => {
   const temp = createTempDirs();
@@ -75,7 +68,9 @@ describe("lookups when the dense layer throws, is missing or is off", () => {
     expect(kb.settings.embedder.kind).toBe("none");
     const dir = await temp.make();
     await kb.save(dir);
-    expect(await exists(join(dir, "vectors.hnsw"))).toBe(false);
+    const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as { checksums: Record<string, string> };
+    expect(Object.keys(manifest.checksums)).not.toContain("vectors.hnsw");
+    expect(Object.keys(manifest.checksums)).toContain("chunks.json");
     const loaded = await KnowledgeBase.load(dir);
     expect(loaded.fingerprint).toBe(kb.fingerprint);
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Bm25Stats, type Bm25Snapshot } from "../../src/l0/bm25.js";
+import { LookupKnowledgeError } from "../../src/errors.js";
 
 /*
  * Worked by hand with the defaults k1 = 0.9, b = 0.4.
@@ -104,9 +105,9 @@ describe("Bm25Stats", () => {
   });
 
   it("rejects doc ids outside the corpus", () => {
-    expect(() => stats.score(["refund"], [3])).toThrow(RangeError);
-    expect(() => stats.score(["refund"], [-1])).toThrow(RangeError);
-    expect(() => stats.score(["refund"], [0.5])).toThrow(RangeError);
+    expect(() => stats.score(["refund"], [3])).toThrow(LookupKnowledgeError);
+    expect(() => stats.score(["refund"], [-1])).toThrow(LookupKnowledgeError);
+    expect(() => stats.score(["refund"], [0.5])).toThrow(LookupKnowledgeError);
   });
 
   it("rejects out-of-range parameters", () => {
@@ -140,7 +141,7 @@ describe("Bm25Stats", () => {
 
   it("rejects a malformed snapshot", () => {
     const snapshot = stats.toJSON();
-    expect(() => Bm25Stats.fromJSON({ ...snapshot, docLengths: [2, 3] })).toThrow(RangeError);
-    expect(() => Bm25Stats.fromJSON({ ...snapshot, docs: [[99, 1], [], []] })).toThrow(RangeError);
+    expect(() => Bm25Stats.fromJSON({ ...snapshot, docLengths: [2, 3] })).toThrow(LookupKnowledgeError);
+    expect(() => Bm25Stats.fromJSON({ ...snapshot, docs: [[99, 1], [], []] })).toThrow(LookupKnowledgeError);
   });
 });

@@ -36,6 +36,7 @@ const LOOKUP_RESULT_KEYS = [
   "supplements",
   "candidateCount",
   "evidenceCount",
+  "contentTruncated",
   "traceWritten",
 ] as const satisfies readonly (keyof LookupResult)[];
 type Unlisted = Exclude<keyof LookupResult, (typeof LOOKUP_RESULT_KEYS)[number]>;

@@ -1,8 +1,53 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { LookupKnowledgeError } from "../../src/errors.js";
 import { JsonlTraceSink } from "../../src/trace/jsonl-trace-sink.js";
+import type { OpenedTraceFile, TraceFile } from "../../src/trace/trace-file.js";
+import { LIMIT_BYTES } from "./trace-inputs.js";
+
+/** What the fake file does on one open: refuse the path, throw, or open a file. */
+type OpenAnswer = "refuse" | Error | "open";
+/** What the fake file does on one write: write this many bytes (`"all"` for all), or throw. */
+type WriteAnswer = number | "all" | Error;
+
+/** An in-memory trace file whose opens and writes answer from scripts, recording every write call. */
+class ScriptedTraceFiles {
+  content = "";
+  readonly writes: string[] = [];
+  opens = 0;
+
+  constructor(
+    private readonly writeAnswers: WriteAnswer[] = [],
+    private readonly openAnswers: OpenAnswer[] = [],
+  ) {}
+
+  readonly open = async (): Promise<OpenedTraceFile> => {
+    this.opens++;
+    const answer = this.openAnswers.shift() ?? "open";
+    if (answer === "refuse") return { refused: "a FIFO" };
+    if (answer instanceof Error) throw answer;
+    const file: TraceFile = {
+      endsWithNewline: async () => this.content.length === 0 || this.content.endsWith("\n"),
+      write: async (data) => {
+        const text = Buffer.from(data).toString("utf8");
+        this.writes.push(text);
+        const next = this.writeAnswers.shift() ?? "all";
+        if (next instanceof Error) throw next;
+        const bytes = next === "all" ? data.length : next;
+        this.content += Buffer.from(data).subarray(0, bytes).toString("utf8");
+        return bytes;
+      },
+      close: async () => {},
+    };
+    return { file };
+  };
+}
+
+function enospc(): Error {
+  return Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+}
 
 describe("JsonlTraceSink", () => {
   let dir: string;
@@ -10,6 +55,7 @@ describe("JsonlTraceSink", () => {
     dir = await mkdtemp(join(tmpdir(), "jsonl-sink-"));
   });
   afterEach(async () => {
+    vi.restoreAllMocks();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -54,5 +100,164 @@ describe("JsonlTraceSink", () => {
     expect(errors).toHaveLength(1);
     expect(errors[0].path).toBe(path);
     expect(errors[0].error).toBeInstanceOf(Error);
+  });
+
+  it("writes a 3 MB record as one line of at most 64 KiB", async () => {
+    const path = join(dir, "trace.jsonl");
+    const sink = new JsonlTraceSink(path);
+
+    expect(await sink.append({ type: "tool_invocation", invocation_id: "big", title: "t".repeat(3_000_000) })).toBe(true);
+
+    const text = await readFile(path, "utf8");
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(LIMIT_BYTES);
+    expect(JSON.parse(text)).toMatchObject({ invocation_id: "big", truncated: ["title"] });
+  });
+
+  it("writes each line with exactly one write call", async () => {
+    const files = new ScriptedTraceFiles();
+    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), { openFile: files.open });
+
+    const outcomes = await Promise.all([sink.append({ n: 1 }), sink.append({ n: 2 }), sink.append({ n: 3, text: "é".repeat(20_000) })]);
+
+    expect(outcomes).toEqual([true, true, true]);
+    expect(files.writes).toHaveLength(3);
+    expect(files.writes.map((line) => (JSON.parse(line) as { n: number }).n)).toEqual([1, 2, 3]);
+    expect(files.writes.every((line) => line.endsWith("\n") && line.indexOf("\n") === line.length - 1)).toBe(true);
+  });
+
+  it("resolves false for a short write and starts its next line on a fresh line", async () => {
+    const files = new ScriptedTraceFiles([10, "all"]);
+    const errors: unknown[] = [];
+    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), { openFile: files.open, onFirstError: (error) => errors.push(error) });
+
+    const outcomes = [await sink.append({ n: 1, text: "first record" }), await sink.append({ n: 2 })];
+
+    expect(outcomes).toEqual([false, true]);
+    expect(files.content).toBe(`${'{"n":1,"text":"first record"}'.slice(0, 10)}\n{"n":2}\n`);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(LookupKnowledgeError);
+    expect(String(errors[0])).toContain("wrote 10 of 30 bytes");
+  });
+
+  it("keeps restoring the line boundary while writes keep failing", async () => {
+    const files = new ScriptedTraceFiles([5, enospc(), 0, "all"]);
+    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), { openFile: files.open, onFirstError: () => {} });
+
+    const outcomes = [];
+    for (let n = 1; n <= 4; n++) outcomes.push(await sink.append({ n }));
+
+    expect(outcomes).toEqual([false, false, false, true]);
+    expect(files.writes.slice(1)).toEqual(['\n{"n":2}\n', '\n{"n":3}\n', '\n{"n":4}\n']);
+    expect(files.content).toBe('{"n":\n{"n":4}\n');
+  });
+
+  it("resolves false when a write throws, tells onFirstError once, and writes again once space is back", async () => {
+    const files = new ScriptedTraceFiles([enospc(), enospc(), "all"]);
+    const errors: unknown[] = [];
+    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), { openFile: files.open, onFirstError: (error) => errors.push(error) });
+
+    const outcomes = [await sink.append({ n: 1 }), await sink.append({ n: 2 }), await sink.append({ n: 3 })];
+
+    expect(outcomes).toEqual([false, false, true]);
+    expect(files.content).toBe('{"n":3}\n');
+    expect(errors).toEqual([expect.objectContaining({ code: "ENOSPC" })]);
+  });
+
+  it("warns once for a refused path and once for failed writes", async () => {
+    const files = new ScriptedTraceFiles([], ["refuse", enospc(), "refuse", enospc()]);
+    const errors: unknown[] = [];
+    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), { openFile: files.open, onFirstError: (error) => errors.push(error) });
+
+    const outcomes = [];
+    for (let n = 1; n <= 4; n++) outcomes.push(await sink.append({ n }));
+
+    expect(outcomes).toEqual([false, false, false, false]);
+    expect(files.writes).toEqual([]);
+    expect(errors).toHaveLength(2);
+    expect(String(errors[0])).toContain("is a FIFO, not a regular file");
+    expect(errors[1]).toMatchObject({ code: "ENOSPC" });
+  });
+
+  it("starts a fresh line when the file ends in a fragment another writer left", async () => {
+    const path = join(dir, "trace.jsonl");
+    await writeFile(path, '{"whole":1}\n{"torn":');
+    const sink = new JsonlTraceSink(path);
+
+    expect(await sink.append({ fresh: true })).toBe(true);
+
+    expect(await readFile(path, "utf8")).toBe('{"whole":1}\n{"torn":\n{"fresh":true}\n');
+  });
+
+  it("refuses /dev/null and a directory as trace paths, with one warning each", async () => {
+    const refusals: string[] = [];
+    const devNull = new JsonlTraceSink("/dev/null", { onFirstError: (error) => refusals.push(String(error)) });
+    const folder = new JsonlTraceSink(dir, { onFirstError: (error) => refusals.push(String(error)) });
+
+    const outcomes = [await devNull.append({ n: 1 }), await devNull.append({ n: 2 }), await folder.append({ n: 1 }), await folder.append({ n: 2 })];
+
+    expect(outcomes).toEqual([false, false, false, false]);
+    expect(refusals).toHaveLength(2);
+    expect(refusals[0]).toContain('"/dev/null" is a character device, not a regular file');
+    expect(refusals[1]).toContain("is a directory, not a regular file");
+  });
+
+  it("warns through process.emitWarning with code LOOKUP_KNOWLEDGE_TRACE and never writes to stderr", async () => {
+    const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
+    const stderr = vi.spyOn(process.stderr, "write");
+    const blocker = join(dir, "a-regular-file");
+    await writeFile(blocker, "not a directory");
+    const sink = new JsonlTraceSink(join(blocker, "trace.jsonl"));
+
+    expect([await sink.append({ n: 1 }), await sink.append({ n: 2 })]).toEqual([false, false]);
+
+    expect(stderr).not.toHaveBeenCalled();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toMatch(/^lookup-knowledge: cannot write the trace to ".*trace\.jsonl" \(.*\); lookups go on without a trace\.$/);
+    expect(warn.mock.calls[0][1]).toEqual({ code: "LOOKUP_KNOWLEDGE_TRACE" });
+  });
+
+  it("resolves false instead of throwing for a record that cannot be serialised", async () => {
+    const path = join(dir, "trace.jsonl");
+    const errors: unknown[] = [];
+    const sink = new JsonlTraceSink(path, { onFirstError: (error) => errors.push(error) });
+    const cyclic: Record<string, unknown> = { n: 1 };
+    cyclic.self = cyclic;
+
+    const outcome = await Promise.resolve().then(() => sink.append(cyclic));
+
+    expect(outcome).toBe(false);
+    expect(errors).toHaveLength(1);
+    expect(await sink.append({ n: 2 })).toBe(true);
+    expect(await readFile(path, "utf8")).toBe('{"n":2}\n');
+  });
+
+  it("never rejects, even when onFirstError throws", async () => {
+    const files = new ScriptedTraceFiles([], ["refuse", enospc()]);
+    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), {
+      openFile: files.open,
+      onFirstError: () => {
+        throw new Error("the warning handler broke");
+      },
+    });
+
+    const outcomes = await Promise.allSettled([sink.append({ n: 1 }), sink.append({ n: 2 }), sink.append({ n: 3 })]);
+
+    expect(outcomes).toEqual([
+      { status: "fulfilled", value: false },
+      { status: "fulfilled", value: false },
+      { status: "fulfilled", value: true },
+    ]);
+  });
+
+  it("opens the file for each append, so that a rotated trace is followed by a new file", async () => {
+    const path = join(dir, "trace.jsonl");
+    const sink = new JsonlTraceSink(path);
+
+    await sink.append({ n: 1 });
+    await rename(path, `${path}.1`);
+    await sink.append({ n: 2 });
+
+    expect(await readFile(`${path}.1`, "utf8")).toBe('{"n":1}\n');
+    expect(await readFile(path, "utf8")).toBe('{"n":2}\n');
   });
 });

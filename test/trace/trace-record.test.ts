@@ -31,6 +31,7 @@ function result(overrides: Partial<LookupResult> = {}): LookupResult {
     supplements: evidence.slice(1),
     candidateCount: 4,
     evidenceCount: 2,
+    contentTruncated: false,
     traceWritten: false,
     ...overrides,
   };
@@ -70,12 +71,12 @@ describe("toTraceRecord", () => {
     if (details === null) throw new Error("expected retrieval details");
 
     expect(Object.keys(details).sort()).toEqual(
-      ["candidate_count", "evidence", "evidence_count", "fallback_reason", "l0", "l1", "relevance", "retrieval_layer"].sort(),
+      ["candidate_count", "content_truncated", "evidence", "evidence_count", "fallback_reason", "l0", "l1", "relevance", "retrieval_layer"].sort(),
     );
     expect(details.l0).toEqual({ matched_titles: ["Restart"], matched_keywords: ["drain"], domains: ["ops"], entities: ["kubectl"] });
     expect(details.l1).toEqual({ status: "ok", domain_filter: "ops", candidate_count: 3 });
     expect(details.relevance).toEqual({ level: "high", semantic_support: true });
-    expect(details).toMatchObject({ retrieval_layer: "L0+L1", fallback_reason: null, candidate_count: 4, evidence_count: 2 });
+    expect(details).toMatchObject({ retrieval_layer: "L0+L1", fallback_reason: null, candidate_count: 4, evidence_count: 2, content_truncated: false });
     expect(Object.keys(details.evidence[0]).sort()).toEqual(["content_preview", "hit_reasons", "retrieval_layer", "score", "source", "title"]);
     expect(details.evidence[0]).toMatchObject({ source: "ops/restart.md#drain", title: "Restart", retrieval_layer: "L0+L1", score: 0.93 });
     expect(details.evidence[1]).toMatchObject({ title: null, score: null, content_preview: "Short note with spaces." });

@@ -1,4 +1,5 @@
 import type { TraceSink } from "../../trace/jsonl-trace-sink.js";
+import type { EvidenceCaps } from "../bound-evidence.js";
 import { toTraceRecord } from "../../trace/trace-record.js";
 import { mergeEvidence } from "../evidence.js";
 import { buildLookupResult } from "../lookup-result.js";
@@ -17,15 +18,17 @@ export interface FinalizeNodeOptions {
   corpusFingerprint: string | null;
   /** Thresholds of the relevance assessment. @default RELEVANCE_THRESHOLDS */
   relevance?: RelevanceThresholds;
+  /** Caps on the returned corpus text. @default RETRIEVAL_DEFAULTS.evidence */
+  evidence?: EvidenceCaps;
   /** Clock in epoch milliseconds. @default Date.now */
   now?: () => number;
 }
 
 /** Dedupes and ranks the evidence, assesses relevance and appends the trace line. */
-export function createFinalizeNode({ l0Weight, traceSink, toolName, corpusFingerprint, relevance, now = Date.now }: FinalizeNodeOptions) {
+export function createFinalizeNode({ l0Weight, traceSink, toolName, corpusFingerprint, relevance, evidence, now = Date.now }: FinalizeNodeOptions) {
   return async function finalize(state: RetrievalStateType): Promise<RetrievalStateUpdate> {
     const merged = mergeEvidence(state.evidence, { l0Weight, limit: state.limit });
-    const draft = buildLookupResult(state, merged, false, relevance);
+    const draft = buildLookupResult(state, merged, false, { relevance, evidence });
     if (traceSink === null) return { result: draft };
     const record = toTraceRecord(draft, {
       toolName,

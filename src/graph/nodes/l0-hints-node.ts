@@ -1,5 +1,6 @@
 import { emptyHints } from "../../l0/hints.js";
 import type { L0Searcher } from "../../l0/l0-search.js";
+import { createInputCheck } from "../check-input.js";
 import { chooseDomainFilter } from "../routes.js";
 import type { RetrievalStateType, RetrievalStateUpdate } from "../state.js";
 
@@ -9,18 +10,24 @@ export interface L0HintsNodeOptions {
   l0: L0Searcher | null;
   /** L0 candidates kept (raised to the lookup's limit when smaller). */
   k: number;
+  /** Largest `limit` a lookup may ask for. */
+  maxLimit: number;
 }
 
 /**
- * L0: hint data and keyword candidates. It decides the L1 domain filter from the hints but never
+ * L0: hint data and keyword candidates. As the first node it checks the lookup's input (the
+ * graph may be invoked directly). It decides the L1 domain filter from the hints but never
  * answers on its own: L1 runs next whatever L0 found.
+ * @throws LookupKnowledgeError `INVALID_INPUT` for a bad query, domain or limit.
  */
-export function createL0HintsNode({ l0, k }: L0HintsNodeOptions) {
+export function createL0HintsNode({ l0, k, maxLimit }: L0HintsNodeOptions) {
+  const checkRetrievalInput = createInputCheck(maxLimit);
   return function l0Hints(state: RetrievalStateType): RetrievalStateUpdate {
+    const input = checkRetrievalInput(state);
     // Normalised as chooseDomainFilter does, so that L0 and L1 filter by the same domain.
-    const forced = state.domain?.trim().toLowerCase() || null;
+    const forced = input.domain?.trim().toLowerCase() || null;
     if (l0 === null) return { domainFilter: chooseDomainFilter(forced, emptyHints()) };
-    const { hints, candidates } = l0.search(state.query, { domain: forced, limit: Math.max(k, state.limit) });
+    const { hints, candidates } = l0.search(input.query, { domain: forced, limit: Math.max(k, input.limit) });
     return { hints, l0Candidates: candidates, domainFilter: chooseDomainFilter(forced, hints) };
   };
 }

@@ -1,3 +1,5 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { errorMessage } from "../../errors.js";
 import type { L1Searcher } from "../../l1/l1-search.js";
 import type { RetrievalStateType, RetrievalStateUpdate } from "../state.js";
 
@@ -11,22 +13,27 @@ export interface L1SearchNodeOptions {
   k: number;
   /** Minimum cosine similarity of a hit. */
   minScore: number;
+  /** Milliseconds the dense search may take before it counts as failed; `0` waits forever. */
+  timeoutMs: number;
 }
 
 /**
  * L1: dense search with the domain filter chosen after L0, applied inside the HNSW search.
- * Records `ok`, `empty`, `error`, `disabled` or `unavailable`; an error is kept, not thrown, so
- * that the graph can fall back to L0.
+ * Records `ok`, `empty`, `error`, `disabled` or `unavailable`; an error (a throw, a bad vector,
+ * a timeout) is kept, not thrown, so that the graph can fall back to L0. Only a cancelled run
+ * (the caller's signal aborted) propagates.
  */
-export function createL1SearchNode({ l1, enabled, k, minScore }: L1SearchNodeOptions) {
-  return async function l1Search(state: RetrievalStateType): Promise<RetrievalStateUpdate> {
+export function createL1SearchNode({ l1, enabled, k, minScore, timeoutMs }: L1SearchNodeOptions) {
+  return async function l1Search(state: RetrievalStateType, config?: LangGraphRunnableConfig): Promise<RetrievalStateUpdate> {
     if (!enabled) return { l1Status: "disabled" };
     if (l1 === null) return { l1Status: "unavailable" };
+    const signal = config?.signal;
     try {
-      const candidates = await l1.search(state.query, { domain: state.domainFilter, k: Math.max(k, state.limit), minScore });
+      const candidates = await l1.search(state.query, { domain: state.domainFilter, k: Math.max(k, state.limit), minScore, timeoutMs, signal });
       return { l1Status: candidates.length > 0 ? "ok" : "empty", l1Candidates: candidates };
     } catch (error) {
-      return { l1Status: "error", l1Error: error instanceof Error ? error.message : String(error) };
+      if (signal?.aborted) throw error;
+      return { l1Status: "error", l1Error: errorMessage(error) };
     }
   };
 }

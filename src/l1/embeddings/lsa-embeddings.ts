@@ -65,7 +65,7 @@ export class LsaEmbeddings extends Embeddings {
 
   /**
    * Fits a model on the corpus: same texts and options give a bit-identical model.
-   * @throws Error when an option is not an integer in range (seed: any integer; powerIterations: 0 or more; others: 1 or more).
+   * @throws LookupKnowledgeError `INVALID_OPTION` when an option is not an integer in range (seed: any integer; powerIterations: 0 or more; others: 1 or more).
    */
   static fit(texts: readonly string[], options: LsaEmbeddingsOptions = {}): LsaEmbeddings {
     const { header, projection } = fitLsaModel(texts, options);
@@ -116,7 +116,7 @@ export class LsaEmbeddings extends Embeddings {
 
   /**
    * Restores a model from {@link LsaEmbeddings.serialize} output; it embeds bit-identically.
-   * @throws Error naming the problem when the header is malformed or of another version, or the buffer length does not match it.
+   * @throws LookupKnowledgeError `INDEX_CORRUPT` naming the problem when the header is malformed or of another version, or the buffer length does not match it.
    */
   static deserialize(header: LsaModelHeader, projection: Buffer): LsaEmbeddings {
     const valid = validateLsaModelHeader(header, projection.byteLength);

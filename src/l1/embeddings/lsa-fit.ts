@@ -1,3 +1,4 @@
+import { LookupKnowledgeError } from "../../errors.js";
 import { tokenize } from "../../text/tokenize.js";
 import type { LsaEmbeddingsOptions } from "./lsa-embeddings.js";
 import { LSA_MODEL_VERSION, type LsaModelHeader } from "./lsa-model-header.js";
@@ -74,7 +75,7 @@ export function defaultDimensions(documentCount: number): number {
 function checkInteger(name: string, value: number, min?: number): number {
   if (!Number.isSafeInteger(value) || (min !== undefined && value < min)) {
     const bound = min === undefined ? "" : ` >= ${min}`;
-    throw new Error(`LsaEmbeddings: option ${name} must be an integer${bound}, got ${value}`);
+    throw new LookupKnowledgeError("INVALID_OPTION", `option lsa.${name} must be an integer${bound}, got ${String(value)}.`);
   }
   return value;
 }

@@ -1,3 +1,5 @@
+import { LookupKnowledgeError } from "../../errors.js";
+
 /** Format version written by this code; {@link validateLsaModelHeader} rejects any other. */
 export const LSA_MODEL_VERSION = 1;
 
@@ -32,37 +34,41 @@ export interface LsaModelHeader {
 
 const PREFIX = "LsaEmbeddings model";
 
+function invalidModel(message: string): LookupKnowledgeError {
+  return new LookupKnowledgeError("INDEX_CORRUPT", message);
+}
+
 /**
  * Checks that a parsed header has the shape, version and internal consistency this code
  * expects, and that a projection of `projectionBytes` bytes belongs to it.
- * @throws Error naming the first field that is wrong and what was expected.
+ * @throws LookupKnowledgeError `INDEX_CORRUPT` naming the first field that is wrong and what was expected.
  */
 export function validateLsaModelHeader(header: unknown, projectionBytes: number): LsaModelHeader {
-  if (typeof header !== "object" || header === null) throw new Error(`${PREFIX}: header must be an object, got ${typeof header}`);
+  if (typeof header !== "object" || header === null) throw invalidModel(`${PREFIX}: header must be an object, got ${typeof header}`);
   const h = header as Record<string, unknown>;
-  if (h.kind !== "lsa") throw new Error(`${PREFIX}: header kind must be "lsa", got ${JSON.stringify(h.kind)}`);
+  if (h.kind !== "lsa") throw invalidModel(`${PREFIX}: header kind must be "lsa", got ${JSON.stringify(h.kind)}`);
   if (h.version !== LSA_MODEL_VERSION) {
-    throw new Error(`${PREFIX}: unsupported version ${JSON.stringify(h.version)} (this code reads version ${LSA_MODEL_VERSION}); refit the model`);
+    throw invalidModel(`${PREFIX}: unsupported version ${JSON.stringify(h.version)} (this code reads version ${LSA_MODEL_VERSION}); refit the model`);
   }
   const dimensions = h.dimensions;
-  if (!isCount(dimensions) || dimensions < 1) throw new Error(`${PREFIX}: dimensions must be an integer >= 1, got ${JSON.stringify(dimensions)}`);
+  if (!isCount(dimensions) || dimensions < 1) throw invalidModel(`${PREFIX}: dimensions must be an integer >= 1, got ${JSON.stringify(dimensions)}`);
   const documentCount = h.documentCount;
-  if (!isCount(documentCount)) throw new Error(`${PREFIX}: documentCount must be a non-negative integer, got ${JSON.stringify(documentCount)}`);
+  if (!isCount(documentCount)) throw invalidModel(`${PREFIX}: documentCount must be a non-negative integer, got ${JSON.stringify(documentCount)}`);
   const { terms, documentFrequencies, singularValues } = h;
-  if (!Array.isArray(terms) || !terms.every((t) => typeof t === "string")) throw new Error(`${PREFIX}: terms must be an array of strings`);
-  if (new Set(terms).size !== terms.length) throw new Error(`${PREFIX}: terms contain duplicates`);
+  if (!Array.isArray(terms) || !terms.every((t) => typeof t === "string")) throw invalidModel(`${PREFIX}: terms must be an array of strings`);
+  if (new Set(terms).size !== terms.length) throw invalidModel(`${PREFIX}: terms contain duplicates`);
   if (!Array.isArray(documentFrequencies) || documentFrequencies.length !== terms.length) {
-    throw new Error(`${PREFIX}: documentFrequencies must have one entry per term (${terms.length})`);
+    throw invalidModel(`${PREFIX}: documentFrequencies must have one entry per term (${terms.length})`);
   }
   if (!documentFrequencies.every((df) => isCount(df) && df >= 1 && df <= documentCount)) {
-    throw new Error(`${PREFIX}: documentFrequencies must be integers between 1 and documentCount (${documentCount})`);
+    throw invalidModel(`${PREFIX}: documentFrequencies must be integers between 1 and documentCount (${documentCount})`);
   }
   if (!Array.isArray(singularValues) || singularValues.length !== dimensions - 1 || !singularValues.every((s) => typeof s === "number")) {
-    throw new Error(`${PREFIX}: singularValues must hold dimensions - 1 = ${dimensions - 1} numbers`);
+    throw invalidModel(`${PREFIX}: singularValues must hold dimensions - 1 = ${dimensions - 1} numbers`);
   }
   const expected = terms.length * (dimensions - 1) * 4;
   if (projectionBytes !== expected) {
-    throw new Error(
+    throw invalidModel(
       `${PREFIX}: projection buffer has ${projectionBytes} bytes but the header needs ${expected} ` +
         `(${terms.length} terms × ${dimensions - 1} components × 4-byte floats); the projection is truncated or belongs to another model`,
     );

@@ -44,6 +44,7 @@ export function lookupResult(partial: Partial<LookupResult> = {}): LookupResult 
     fallbackReason: null,
     relevance: { level: "high", semanticSupport: true, reason: "both layers agree on the top block" },
     candidateCount: evidence.length,
+    contentTruncated: false,
     traceWritten: true,
     ...partial,
     evidence,

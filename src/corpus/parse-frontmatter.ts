@@ -1,0 +1,106 @@
+import { parseDocument, type DocumentOptions, type ParseOptions, type ScalarTag, type SchemaOptions, type Tags, type ToJSOptions } from "yaml";
+import { errorMessage } from "../errors.js";
+import { invalidCorpusFile } from "./corpus-file-error.js";
+import { splitFrontmatter } from "./split-frontmatter.js";
+
+/** A file's raw frontmatter fields and its Markdown body. */
+export interface ParsedFrontmatter {
+  /** The top-level mapping of the frontmatter; empty when there is none. */
+  data: Record<string, unknown>;
+  body: string;
+}
+
+type FrontmatterFormat = "yaml" | "json";
+
+/** Languages accepted after the opening `---`, lower-cased; anything else is refused, never run. */
+const FORMATS: Readonly<Record<string, FrontmatterFormat>> = { "": "yaml", yaml: "yaml", yml: "yaml", json: "json" };
+
+const ACCEPTED = 'only YAML ("---", "---yaml", "---yml") and JSON ("---json") frontmatter is read, and frontmatter is never run as code';
+
+const NUMBER_TAGS = new Set(["tag:yaml.org,2002:int", "tag:yaml.org,2002:float"]);
+
+function isNumberTag(tag: Tags[number]): tag is ScalarTag {
+  return typeof tag === "object" && tag.collection === undefined && NUMBER_TAGS.has(tag.tag);
+}
+
+/** Keeps YAML numbers as written (`3.10` stays "3.10", not 3.1): frontmatter fields are text. */
+function numbersAsWritten(tags: Tags): Tags {
+  return tags.map((tag): Tags[number] => (isNumberTag(tag) ? { ...tag, resolve: (source: string) => source } : tag));
+}
+
+/**
+ * Plain data only: the YAML 1.2 core schema (a date stays a string), no YAML 1.1 or custom tags
+ * (an unresolved tag is refused), unique keys, no merge keys, bounded alias expansion, no logging.
+ */
+const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
+  version: "1.2",
+  schema: "core",
+  customTags: numbersAsWritten,
+  resolveKnownTags: false,
+  merge: false,
+  uniqueKeys: true,
+  strict: true,
+  logLevel: "silent",
+};
+
+const TO_JS: ToJSOptions = { maxAliasCount: 100 };
+
+/** Longest language name quoted in a skip reason. */
+const MAX_QUOTED_LANGUAGE = 40;
+
+function quoteLanguage(language: string): string {
+  return JSON.stringify(language.length > MAX_QUOTED_LANGUAGE ? `${language.slice(0, MAX_QUOTED_LANGUAGE)}…` : language);
+}
+
+function describe(value: unknown): string {
+  return Array.isArray(value) ? "a list" : `a ${typeof value}`;
+}
+
+function asMapping(value: unknown): Record<string, unknown> {
+  if (value === null || value === undefined) return {};
+  if (typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+  throw invalidCorpusFile(`malformed frontmatter: the frontmatter must be a mapping of fields (key: value), got ${describe(value)}`);
+}
+
+function firstLine(message: string): string {
+  return message.split("\n", 1)[0].replace(/:$/, "");
+}
+
+function parseYaml(block: string): Record<string, unknown> {
+  // The leading newline stands for the opening "---" line, so that error positions are file lines.
+  const doc = parseDocument(`\n${block}`, YAML_OPTIONS);
+  const problem = doc.errors[0] ?? doc.warnings[0];
+  if (problem) throw invalidCorpusFile(`malformed frontmatter: ${firstLine(problem.message)}`);
+  let value: unknown;
+  try {
+    value = doc.toJS(TO_JS);
+  } catch (error) {
+    throw invalidCorpusFile(`malformed frontmatter: ${firstLine(errorMessage(error))}`, error);
+  }
+  return asMapping(value);
+}
+
+function parseJson(block: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(block);
+  } catch (error) {
+    throw invalidCorpusFile(`malformed frontmatter: ${firstLine(errorMessage(error))}`, error);
+  }
+  return asMapping(value);
+}
+
+/**
+ * Splits a file (LF line breaks) into frontmatter fields and body. YAML and JSON are parsed as
+ * data; any other language after the opening `---` is refused, so frontmatter never runs.
+ * @throws LookupKnowledgeError `CORPUS_FILE_INVALID` for a refused language, malformed YAML or
+ * JSON, a top level that is not a mapping, or a frontmatter that is never closed.
+ */
+export function parseFrontmatter(text: string): ParsedFrontmatter {
+  const { language, block, body } = splitFrontmatter(text);
+  if (language === null || block === null) return { data: {}, body };
+  const format = Object.hasOwn(FORMATS, language.toLowerCase()) ? FORMATS[language.toLowerCase()] : undefined;
+  if (format === undefined) throw invalidCorpusFile(`frontmatter language ${quoteLanguage(language)} is not accepted: ${ACCEPTED}`);
+  if (block.trim().length === 0) return { data: {}, body };
+  return { data: format === "yaml" ? parseYaml(block) : parseJson(block), body };
+}

@@ -1,0 +1,69 @@
+import { LookupKnowledgeError } from "../errors.js";
+import type { EvidenceCaps } from "./bound-evidence.js";
+import { DEFAULT_L0_WEIGHT } from "./evidence.js";
+import type { RetrievalOptions } from "./options.js";
+import { DEFAULT_MAX_LIMIT } from "../tool/schema.js";
+import { RELEVANCE_THRESHOLDS, type RelevanceThresholds } from "./relevance.js";
+
+/** Every retrieval setting, defaults applied and checked: what the nodes take. */
+export interface RetrievalSettings {
+  maxLimit: number;
+  l0: { enabled: boolean; k: number };
+  l1: { enabled: boolean; k: number; minScore: number; timeoutMs: number };
+  fusion: { l0Weight: number };
+  relevance: RelevanceThresholds;
+  evidence: EvidenceCaps;
+}
+
+/** The documented defaults of {@link RetrievalOptions}, in one place. */
+export const RETRIEVAL_DEFAULTS: Readonly<RetrievalSettings> = Object.freeze({
+  maxLimit: DEFAULT_MAX_LIMIT,
+  l0: { enabled: true, k: 20 },
+  l1: { enabled: true, k: 20, minScore: 0.05, timeoutMs: 5000 },
+  fusion: { l0Weight: DEFAULT_L0_WEIGHT },
+  relevance: { ...RELEVANCE_THRESHOLDS },
+  evidence: { maxBlockChars: 4000, maxTotalChars: 16_000 },
+});
+
+function number(name: string, value: unknown, fallback: number, min: number, max: number, integer = false): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || Number.isNaN(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+    const kind = integer ? "an integer" : "a number";
+    throw new LookupKnowledgeError("INVALID_OPTION", `option ${name} must be ${kind} from ${min} to ${max}, got ${String(value)}.`);
+  }
+  return value;
+}
+
+function flag(name: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== "boolean") throw new LookupKnowledgeError("INVALID_OPTION", `option ${name} must be true or false, got ${String(value)}.`);
+  return value;
+}
+
+/**
+ * Applies the documented defaults to the options and checks every value (pure).
+ * @throws LookupKnowledgeError `INVALID_OPTION` naming the first bad option and its range.
+ */
+export function resolveRetrievalOptions(options: Omit<RetrievalOptions, "knowledgeBase">): RetrievalSettings {
+  const d = RETRIEVAL_DEFAULTS;
+  const relevance = options.relevance ?? {};
+  const thresholds = Object.fromEntries(
+    (Object.keys(d.relevance) as (keyof RelevanceThresholds)[]).map((key) => [key, number(`relevance.${key}`, relevance[key], d.relevance[key], -1, 1)]),
+  ) as unknown as RelevanceThresholds;
+  return {
+    maxLimit: number("maxLimit", options.maxLimit, d.maxLimit, 1, 1000, true),
+    l0: { enabled: flag("l0.enabled", options.l0?.enabled, d.l0.enabled), k: number("l0.k", options.l0?.k, d.l0.k, 1, 10_000, true) },
+    l1: {
+      enabled: flag("l1.enabled", options.l1?.enabled, d.l1.enabled),
+      k: number("l1.k", options.l1?.k, d.l1.k, 1, 10_000, true),
+      minScore: number("l1.minScore", options.l1?.minScore, d.l1.minScore, -1, 1),
+      timeoutMs: number("l1.timeoutMs", options.l1?.timeoutMs, d.l1.timeoutMs, 0, Number.POSITIVE_INFINITY),
+    },
+    fusion: { l0Weight: number("fusion.l0Weight", options.fusion?.l0Weight, d.fusion.l0Weight, 0, 1) },
+    relevance: thresholds,
+    evidence: {
+      maxBlockChars: number("evidence.maxBlockChars", options.evidence?.maxBlockChars, d.evidence.maxBlockChars, 1, Number.MAX_SAFE_INTEGER, true),
+      maxTotalChars: number("evidence.maxTotalChars", options.evidence?.maxTotalChars, d.evidence.maxTotalChars, 1, Number.MAX_SAFE_INTEGER, true),
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import { open, rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
+
+/** Writes `data` to the new file `path` (never an existing one) and flushes it to the disk. */
+export async function writeFileDurably(path: string, data: string | Uint8Array): Promise<void> {
+  const handle = await open(path, "wx");
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Flushes a file that something else wrote (a native library) to the disk, and returns its bytes. */
+export async function syncAndRead(path: string): Promise<Buffer> {
+  const handle = await open(path, "r+");
+  try {
+    await handle.sync();
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Flushes a folder's entries (files created, renamed or removed in it) to the disk, so that a
+ * rename is durable before anything relies on it. Windows cannot open folders, and needs no flush.
+ */
+export async function syncFolder(dir: string): Promise<void> {
+  if (process.platform === "win32") return;
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The temp-file-then-rename writer: writes `data` durably to `temporary`, renames it over `path`
+ * and flushes the folder, so that a reader (or a crash) sees the old file or the new one, never
+ * half of one. `temporary` must be on the same file system as `path` and must not exist; it is
+ * removed when the write fails.
+ * @default temporary `<path>.<pid>.<random>.tmp`
+ */
+export async function writeFileAtomically(path: string, data: string | Uint8Array, temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`): Promise<void> {
+  try {
+    await writeFileDurably(temporary, data);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw error;
+  }
+  await syncFolder(dirname(path));
+}

@@ -1,0 +1,57 @@
+import { DATA_FILES, INDEX_FILES, isGenerationName } from "./index-layout.js";
+
+type Field = [path: string, valid: (value: unknown) => boolean, expected: string];
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isString = (value: unknown) => typeof value === "string";
+const isNumber = (value: unknown) => typeof value === "number" && Number.isFinite(value);
+const isCount = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
+const isStringList = (value: unknown) => Array.isArray(value) && value.every(isString);
+const isSkipList = (value: unknown) => Array.isArray(value) && value.every((entry) => isRecord(entry) && isString(entry.file) && isString(entry.reason));
+const EMBEDDER_KINDS: readonly unknown[] = ["statistical-lsa", "custom", "none"];
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** Every field of a manifest after `format` and `formatVersion`, parents before their children. */
+const FIELDS: readonly Field[] = [
+  ["generation", (value) => isString(value) && isGenerationName(value), "a generation folder name, gen-<16 hex digits>"],
+  ["createdAt", isString, "a string"],
+  ["fingerprint", (value) => isString(value) && /^sha256:[0-9a-f]{16}$/.test(value), "sha256:<16 hex digits>"],
+  ["chunkCount", isCount, "a count"],
+  ["fileCount", isCount, "a count"],
+  ["domains", isStringList, "a list of strings"],
+  ["skipped", isSkipList, "a list of { file, reason } strings"],
+  ["settings", isRecord, "an object"],
+  ["settings.tokenizerVersion", isNumber, "a number"],
+  ["settings.bm25", isRecord, "an object"],
+  ["settings.bm25.k1", isNumber, "a number"],
+  ["settings.bm25.b", isNumber, "a number"],
+  ["settings.hnsw", isRecord, "an object"],
+  ["settings.hnsw.m", isCount, "a count"],
+  ["settings.hnsw.efConstruction", isCount, "a count"],
+  ["settings.hnsw.randomSeed", isCount, "a count"],
+  ["settings.embedder", isRecord, "an object"],
+  ["settings.embedder.kind", (value) => EMBEDDER_KINDS.includes(value), EMBEDDER_KINDS.join(", ")],
+  ["settings.embedder.name", (value) => value === undefined || isString(value), "a string"],
+  ["settings.embedder.dimensions", (value) => value === null || (isCount(value) && (value as number) > 0), "null or a count from 1"],
+  ["checksums", isRecord, "an object of file names and SHA-256 digests"],
+];
+
+function at(value: unknown, path: string): unknown {
+  return path.split(".").reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), value);
+}
+
+/**
+ * What is wrong with the shape of a parsed `manifest.json` whose `format` and `formatVersion`
+ * were checked already, or null: every field of `IndexManifest` with its type, and a checksum
+ * list naming only the store's own data files (no folders, no `..`, nothing absolute).
+ */
+export function manifestProblem(manifest: unknown): string | null {
+  for (const [path, valid, expected] of FIELDS) {
+    if (!valid(at(manifest, path))) return `${INDEX_FILES.manifest} has no valid ${path} (expected ${expected})`;
+  }
+  for (const [name, digest] of Object.entries(at(manifest, "checksums") as Record<string, unknown>)) {
+    if (!DATA_FILES.includes(name)) return `${INDEX_FILES.manifest} lists an unknown file name ${JSON.stringify(name)}`;
+    if (!isString(digest) || !SHA256.test(digest)) return `${INDEX_FILES.manifest} has an invalid checksum for ${name}`;
+  }
+  return null;
+}

@@ -1,0 +1,59 @@
+import { LookupKnowledgeError } from "../errors.js";
+import { resolveBm25Options, type Bm25Options } from "../l0/bm25-options.js";
+import { resolveVectorIndexOptions, type VectorIndexOptions } from "../l1/vector-index.js";
+import type { Chunk } from "../types.js";
+import type { KnowledgeBaseOptions } from "./build-options.js";
+import { DEFAULT_EMBED_BATCH_SIZE, DEFAULT_EMBED_TIMEOUT_MS } from "./embed-chunks.js";
+
+/** The build options that have defaults, applied and checked. */
+export interface BuildSettings {
+  bm25: Required<Bm25Options>;
+  hnsw: Required<VectorIndexOptions>;
+  embedBatchSize: number;
+  embedTimeoutMs: number;
+}
+
+function isEmbeddings(value: unknown): boolean {
+  const candidate = value as { embedDocuments?: unknown; embedQuery?: unknown } | null;
+  return typeof candidate === "object" && candidate !== null && typeof candidate.embedDocuments === "function" && typeof candidate.embedQuery === "function";
+}
+
+/**
+ * Applies the defaults of the build options and checks every value before any work starts, so
+ * that a bad option is one clear error rather than a failure deep inside an engine.
+ * @throws LookupKnowledgeError `INVALID_OPTION` naming the option.
+ */
+export function resolveBuildOptions(options: KnowledgeBaseOptions): BuildSettings {
+  if (options.embeddings !== undefined && options.embeddings !== null && !isEmbeddings(options.embeddings)) {
+    throw new LookupKnowledgeError("INVALID_OPTION", "option embeddings must be LangChain embeddings (with embedDocuments and embedQuery), null for an L0-only base, or left out for the built-in statistical embedder.");
+  }
+  const { embedBatchSize = DEFAULT_EMBED_BATCH_SIZE, embedTimeoutMs = DEFAULT_EMBED_TIMEOUT_MS } = options;
+  if (!Number.isInteger(embedBatchSize) || embedBatchSize < 1) {
+    throw new LookupKnowledgeError("INVALID_OPTION", `option embedBatchSize must be an integer from 1, got ${String(embedBatchSize)}.`);
+  }
+  if (typeof embedTimeoutMs !== "number" || Number.isNaN(embedTimeoutMs) || embedTimeoutMs < 0) {
+    throw new LookupKnowledgeError("INVALID_OPTION", `option embedTimeoutMs must be a number of milliseconds from 0 (0 waits forever), got ${String(embedTimeoutMs)}.`);
+  }
+  return { bm25: resolveBm25Options(options.bm25 ?? {}), hnsw: resolveVectorIndexOptions(options.hnsw), embedBatchSize, embedTimeoutMs };
+}
+
+const isStringList = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === "string");
+
+/**
+ * What is wrong with a ready-made chunk, or null: `source`, `file` and `content` strings, a
+ * string `breadcrumb` list, and `meta` with string lists (`keywords`, `entities`, `aliases`) and
+ * optional string `title` and `domain`.
+ */
+export function chunkProblem(chunk: unknown): string | null {
+  if (typeof chunk !== "object" || chunk === null) return "is not an object";
+  const c = chunk as Partial<Record<keyof Chunk, unknown>>;
+  if (typeof c.source !== "string" || c.source.length === 0) return "has no source string";
+  if (typeof c.file !== "string" || typeof c.content !== "string") return "needs file and content strings";
+  if (c.title !== undefined && typeof c.title !== "string") return "has a title that is not a string";
+  if (!isStringList(c.breadcrumb)) return "needs a breadcrumb list of strings";
+  const meta = c.meta as Record<string, unknown> | null | undefined;
+  if (typeof meta !== "object" || meta === null) return "has no meta object";
+  if (!isStringList(meta.keywords) || !isStringList(meta.entities) || !isStringList(meta.aliases)) return "needs meta.keywords, meta.entities and meta.aliases lists of strings";
+  if ((meta.title !== undefined && typeof meta.title !== "string") || (meta.domain !== undefined && typeof meta.domain !== "string")) return "has a meta title or domain that is not a string";
+  return null;
+}

@@ -1,0 +1,38 @@
+/**
+ * Steps of `KnowledgeBase.save`, in order. Before `commit` the folder still holds the previous
+ * index; from `commit` on it holds the new one.
+ * - `collect`: leftovers of earlier (killed) saves were removed;
+ * - `write`: one data file (`file`) of the new generation folder was written and flushed;
+ * - `stage`: the new manifest was written inside the generation folder, and both folders flushed;
+ * - `commit`: the staged manifest was renamed over `manifest.json`: the new index is live;
+ * - `remove`: one leftover (`file`: an old generation, marker or temporary) was removed, before
+ *   `collect` or after `commit`;
+ * - `cleanup`: every old generation is gone; the save is done.
+ */
+export type SaveStep = "collect" | "write" | "stage" | "commit" | "remove" | "cleanup";
+
+/** One step of a save; `done` of `total` counts `write`, `stage`, `commit` and `cleanup`, for a progress bar. */
+export interface SaveProgress {
+  phase: "save";
+  step: SaveStep;
+  /** The data file written (`write`) or the entry removed (`remove`). */
+  file?: string;
+  done: number;
+  total: number;
+}
+
+/** Options of `KnowledgeBase.save`. */
+export interface SaveOptions {
+  /**
+   * Called after each step of the save. A callback that throws before `commit` abandons the save
+   * like a failed write (the previous index stays); after `commit` its error is passed on as is.
+   * @default no-op
+   */
+  onProgress?: (progress: SaveProgress) => void;
+  /**
+   * Called for each leftover of an earlier save that could not be removed (the save itself
+   * succeeds, and the next save tries again).
+   * @default ignores them
+   */
+  onWarning?: (message: string) => void;
+}

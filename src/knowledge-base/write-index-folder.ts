@@ -1,0 +1,86 @@
+import { mkdir, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { errorMessage, LookupKnowledgeError } from "../errors.js";
+import { syncFolder, writeFileDurably } from "./durable-fs.js";
+import { assertIndexFolder, collectGarbage, markWriting, unmarkWriting } from "./index-folder.js";
+import { INDEX_FILES, newGenerationName, STAGED_MANIFEST } from "./index-layout.js";
+import { sha256, type IndexManifest } from "./manifest.js";
+import type { SaveOptions, SaveStep } from "./save-options.js";
+
+/** One data file of an index and how to write it. */
+export interface IndexFile {
+  name: string;
+  /** Writes the new file `path`, flushed to the disk, and returns the bytes it holds (for the checksum). */
+  write: (path: string) => Promise<string | Uint8Array>;
+}
+
+/** A data file whose bytes `serialize` returns, serialised only when its turn to be written comes. */
+export function serializedFile(name: string, serialize: () => string | Uint8Array): IndexFile {
+  return {
+    name,
+    async write(path) {
+      const data = serialize();
+      await writeFileDurably(path, data);
+      return data;
+    },
+  };
+}
+
+function writeFailed(dir: string, error: unknown, committed: boolean): LookupKnowledgeError {
+  if (error instanceof LookupKnowledgeError) return error;
+  const outcome = committed ? "the new index is in place but may not be on the disk yet" : "the previous index there, if any, is unchanged";
+  return new LookupKnowledgeError("INDEX_WRITE_FAILED", `could not write the index into "${dir}" (${errorMessage(error)}); ${outcome}.`, { cause: error });
+}
+
+/**
+ * Saves an index into `dir` so that, at any point a process may die, the folder holds the
+ * complete previous index or the complete new one. Every data file goes into a fresh generation
+ * folder, each flushed; the manifest naming it is staged inside it, flushed, and renamed over
+ * `manifest.json`: the single commit point. Old generations and leftovers of killed saves are
+ * removed before and after. A failure before the commit removes the partial generation.
+ * @throws LookupKnowledgeError `INDEX_WRITE_FAILED` naming the folder and the cause.
+ */
+export async function writeIndexFolder(dir: string, files: readonly IndexFile[], manifestFor: (generation: string, checksums: Record<string, string>) => IndexManifest, options: SaveOptions = {}): Promise<void> {
+  const total = files.length + 3;
+  let done = 0;
+  const report = (step: SaveStep, file?: string) => options.onProgress?.({ phase: "save", step, ...(file === undefined ? {} : { file }), done, total });
+  const warn = (problems: string[]) => problems.forEach((problem) => options.onWarning?.(`lookup-knowledge: ${problem}`));
+  const generation = newGenerationName();
+  const folder = join(dir, generation);
+  let marked = false;
+  let committed = false;
+  try {
+    await assertIndexFolder(dir);
+    await mkdir(dir, { recursive: true });
+    warn(await collectGarbage(dir, (name) => report("remove", name)));
+    report("collect");
+    await markWriting(dir, generation);
+    marked = true;
+    await mkdir(folder);
+    const checksums: Record<string, string> = {};
+    for (const file of files) {
+      checksums[file.name] = sha256(await file.write(join(folder, file.name)));
+      done += 1;
+      report("write", file.name);
+    }
+    const staged = join(folder, STAGED_MANIFEST);
+    await writeFileDurably(staged, `${JSON.stringify(manifestFor(generation, checksums), null, 2)}\n`);
+    await syncFolder(folder);
+    await syncFolder(dir);
+    done += 1;
+    report("stage");
+    await rename(staged, join(dir, INDEX_FILES.manifest));
+    committed = true;
+    await syncFolder(dir);
+  } catch (error) {
+    if (marked && !committed) await rm(folder, { recursive: true, force: true }).catch(() => undefined);
+    throw writeFailed(dir, error, committed);
+  } finally {
+    if (marked) await unmarkWriting(dir, generation).catch((error: unknown) => warn([`cannot remove the writer marker of ${generation} (${errorMessage(error)})`]));
+  }
+  done += 1;
+  report("commit");
+  warn(await collectGarbage(dir, (name) => report("remove", name)));
+  done += 1;
+  report("cleanup");
+}

@@ -1,0 +1,65 @@
+/** How long a trace line and each of its fields may be. */
+
+/**
+ * Hard bound on one trace line in UTF-8 bytes, newline included. Far below the 512 KiB above
+ * which Node splits a write, so that one line is always one `write(2)` and lines appended by
+ * several processes never interleave.
+ */
+export const MAX_TRACE_LINE_BYTES = 64 * 1024;
+
+/** Characters of block content a trace line keeps: full content never goes into the trace. */
+export const CONTENT_PREVIEW_CHARS = 200;
+
+/** How much of one field a trace record keeps. */
+export interface TraceFieldLimit {
+  /** Characters of a string (each string item, for a list). */
+  maxChars: number;
+  /** Items of a list. */
+  maxItems: number;
+  /**
+   * False for the fields that say what the record is (type, id, status...): they keep their cap
+   * when a record that is still too long has its other fields shrunk.
+   */
+  shrinks: boolean;
+}
+
+/** The limit of every field not listed in {@link TRACE_FIELD_LIMITS}. */
+export const DEFAULT_FIELD_LIMIT: TraceFieldLimit = { maxChars: 1_000, maxItems: 100, shrinks: true };
+
+const IDENTITY: Partial<TraceFieldLimit> = { maxChars: 128, shrinks: false };
+const HINTS: Partial<TraceFieldLimit> = { maxItems: 50, maxChars: 300 };
+
+/**
+ * Per-field limits of a trace record, by field name (the same name anywhere in the record).
+ * Strings are cut with an ellipsis, lists keep their first items; a record that is still longer
+ * than {@link MAX_TRACE_LINE_BYTES} has every shrinking limit scaled down until it fits.
+ */
+export const TRACE_FIELD_LIMITS: Readonly<Record<string, Partial<TraceFieldLimit>>> = {
+  type: IDENTITY,
+  invocation_id: IDENTITY,
+  tool_name: IDENTITY,
+  started_at: IDENTITY,
+  status: IDENTITY,
+  retrieval_layer: IDENTITY,
+  fallback_reason: IDENTITY,
+  level: IDENTITY,
+  corpus_fingerprint: IDENTITY,
+  query: { maxChars: 1_000 },
+  domain: { maxChars: 200 },
+  domain_filter: { maxChars: 200 },
+  error: { maxChars: 2_000 },
+  matched_titles: HINTS,
+  matched_keywords: HINTS,
+  domains: HINTS,
+  entities: HINTS,
+  evidence: { maxItems: 50 },
+  source: { maxChars: 500 },
+  title: { maxChars: 300 },
+  hit_reasons: { maxItems: 50, maxChars: 300 },
+  content_preview: { maxChars: CONTENT_PREVIEW_CHARS },
+};
+
+/** The limit of the field called `name`. */
+export function fieldLimit(name: string): TraceFieldLimit {
+  return Object.hasOwn(TRACE_FIELD_LIMITS, name) ? { ...DEFAULT_FIELD_LIMIT, ...TRACE_FIELD_LIMITS[name] } : DEFAULT_FIELD_LIMIT;
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { resolveRetrievalOptions, RETRIEVAL_DEFAULTS } from "../../src/graph/resolve-options.js";
+
+describe("resolveRetrievalOptions", () => {
+  it("applies every documented default when no option is given", () => {
+    expect(resolveRetrievalOptions({})).toEqual({
+      maxLimit: 20,
+      l0: { enabled: true, k: 20 },
+      l1: { enabled: true, k: 20, minScore: 0.05, timeoutMs: 5000 },
+      fusion: { l0Weight: 0.8 },
+      relevance: { strongCoverage: 0.6, partialCoverage: 0.35, semanticSupport: 0.3, strongSimilarity: 0.7 },
+      evidence: { maxBlockChars: 4000, maxTotalChars: 16_000 },
+    });
+    expect(resolveRetrievalOptions({})).toEqual(RETRIEVAL_DEFAULTS);
+  });
+
+  it("keeps the values a caller gives", () => {
+    const settings = resolveRetrievalOptions({ l1: { timeoutMs: 0, k: 50 }, evidence: { maxBlockChars: 10 }, relevance: { semanticSupport: 0.8 } });
+    expect(settings.l1).toEqual({ enabled: true, k: 50, minScore: 0.05, timeoutMs: 0 });
+    expect(settings.evidence).toEqual({ maxBlockChars: 10, maxTotalChars: 16_000 });
+    expect(settings.relevance.semanticSupport).toBe(0.8);
+  });
+
+  it.each([
+    [{ l0: { k: 0 } }, /l0\.k must be an integer from 1 to 10000, got 0/],
+    [{ maxLimit: 1001 }, /maxLimit must be an integer from 1 to 1000, got 1001/],
+    [{ l1: { k: 2.5 } }, /l1\.k must be an integer/],
+    [{ l1: { minScore: 2 } }, /l1\.minScore must be a number from -1 to 1, got 2/],
+    [{ l1: { timeoutMs: -5 } }, /l1\.timeoutMs must be a number from 0/],
+    [{ l1: { timeoutMs: Number.NaN } }, /l1\.timeoutMs .* got NaN/],
+    [{ l1: { enabled: "no" as unknown as boolean } }, /l1\.enabled must be true or false/],
+    [{ fusion: { l0Weight: 1.5 } }, /fusion\.l0Weight must be a number from 0 to 1/],
+    [{ evidence: { maxBlockChars: 0 } }, /evidence\.maxBlockChars must be an integer from 1/],
+    [{ evidence: { maxTotalChars: "10" as unknown as number } }, /evidence\.maxTotalChars .* got 10/],
+    [{ relevance: { strongCoverage: 7 } }, /relevance\.strongCoverage/],
+  ])("refuses %j with INVALID_OPTION", (options, message) => {
+    expect(() => resolveRetrievalOptions(options)).toThrow(expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringMatching(message) }));
+  });
+});
