@@ -10,7 +10,7 @@ function optionalString(data: Record<string, unknown>, ...keys: string[]): strin
       if (text.length > 0) return text;
       continue;
     }
-    throw invalidCorpusFile(`frontmatter field "${key}" must be a string, got ${describe(value)}`);
+    throw invalidCorpusFile(`frontmatter field "${key}" must be a string, got ${Array.isArray(value) ? "a list" : typeof value}`);
   }
   return undefined;
 }
@@ -21,15 +21,11 @@ function stringList(data: Record<string, unknown>, ...keys: string[]): string[] 
     if (value === undefined || value === null) continue;
     const items = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : null;
     if (items === null || !items.every((item) => typeof item === "string" || typeof item === "number")) {
-      throw invalidCorpusFile(`frontmatter field "${key}" must be a list of strings, got ${describe(value)}`);
+      throw invalidCorpusFile(`frontmatter field "${key}" must be a list of strings, got ${Array.isArray(value) ? "a list with non-string items" : typeof value}`);
     }
     return [...new Set(items.map((item) => String(item).trim()).filter((item) => item.length > 0))];
   }
   return [];
-}
-
-function describe(value: unknown): string {
-  return Array.isArray(value) ? "a list with non-string items" : typeof value;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { parseDocument, type DocumentOptions, type ParseOptions, type ScalarTag, type SchemaOptions, type Tags, type ToJSOptions } from "yaml";
+import { isScalar, parseAllDocuments, visit, type Document, type DocumentOptions, type ParseOptions, type ScalarTag, type SchemaOptions, type Tags, type ToJSOptions } from "yaml";
 import { errorMessage } from "../errors.js";
 import { invalidCorpusFile } from "./corpus-file-error.js";
 import { splitFrontmatter } from "./split-frontmatter.js";
@@ -30,7 +30,8 @@ function numbersAsWritten(tags: Tags): Tags {
 
 /**
  * Plain data only: the YAML 1.2 core schema (a date stays a string), no YAML 1.1 or custom tags
- * (an unresolved tag is refused), unique keys, no merge keys, bounded alias expansion, no logging.
+ * (an unresolved tag is refused), no merge keys, bounded alias expansion, no logging. Unique keys
+ * are checked by {@link duplicateKey}: the parser's own check is quadratic in the keys of a map.
  */
 const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   version: "1.2",
@@ -38,7 +39,7 @@ const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   customTags: numbersAsWritten,
   resolveKnownTags: false,
   merge: false,
-  uniqueKeys: true,
+  uniqueKeys: false,
   strict: true,
   logLevel: "silent",
 };
@@ -66,11 +67,38 @@ function firstLine(message: string): string {
   return message.split("\n", 1)[0].replace(/:$/, "");
 }
 
+/** The first key that repeats within one mapping of the document, in one pass over it; null when none does. */
+function duplicateKey(doc: Document): string | null {
+  let found: string | null = null;
+  visit(doc, {
+    Map(_, map) {
+      const keys = new Set<string>();
+      for (const { key } of map.items) {
+        const name = isScalar(key) ? String(key.value) : String(key);
+        if (keys.has(name)) {
+          found = name;
+          return visit.BREAK;
+        }
+        keys.add(name);
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
 function parseYaml(block: string): Record<string, unknown> {
   // The leading newline stands for the opening "---" line, so that error positions are file lines.
-  const doc = parseDocument(`\n${block}`, YAML_OPTIONS);
+  const docs = parseAllDocuments(`\n${block}`, YAML_OPTIONS);
+  if (Array.isArray(docs) && docs.length === 0) return {}; // comments only
+  if (!Array.isArray(docs) || docs.length !== 1) {
+    throw invalidCorpusFile("malformed frontmatter: it holds more than one YAML document (a \"---\" line inside it); keep one mapping of fields");
+  }
+  const [doc] = docs;
   const problem = doc.errors[0] ?? doc.warnings[0];
   if (problem) throw invalidCorpusFile(`malformed frontmatter: ${firstLine(problem.message)}`);
+  const repeated = duplicateKey(doc);
+  if (repeated !== null) throw invalidCorpusFile(`malformed frontmatter: map keys must be unique, and "${repeated.slice(0, 40)}" repeats`);
   let value: unknown;
   try {
     value = doc.toJS(TO_JS);

@@ -1,7 +1,7 @@
-import { LookupKnowledgeError } from "../errors.js";
+import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import type { EvidenceCaps } from "./bound-evidence.js";
 import { DEFAULT_L0_WEIGHT } from "./evidence.js";
-import type { RetrievalOptions } from "./options.js";
+import type { RetrievalOptions, RetrievalSource } from "./options.js";
 import { DEFAULT_MAX_LIMIT } from "../tool/schema.js";
 import { RELEVANCE_THRESHOLDS, type RelevanceThresholds } from "./relevance.js";
 
@@ -40,11 +40,37 @@ function flag(name: string, value: unknown, fallback: boolean): boolean {
   return value;
 }
 
+const isFunction = (value: unknown) => typeof value === "function";
+
+/**
+ * Checks that a knowledge base has what the graph calls: an L0 `search`, an L1 `search` or null,
+ * a fingerprint. @throws LookupKnowledgeError `INVALID_OPTION`.
+ */
+export function checkRetrievalSource(source: unknown): RetrievalSource {
+  const kb = source as Partial<Record<keyof RetrievalSource, unknown>> | null;
+  const l0 = kb?.l0 as { search?: unknown } | null | undefined;
+  const l1 = kb?.l1 as { search?: unknown } | null | undefined;
+  if (typeof kb !== "object" || kb === null || !isFunction(l0?.search) || !(l1 === null || isFunction(l1?.search)) || typeof kb.fingerprint !== "string") {
+    throw new LookupKnowledgeError("INVALID_OPTION", "option knowledgeBase must be a KnowledgeBase (KnowledgeBase.build, load or fromChunks) or an object with l0, l1 and fingerprint.");
+  }
+  return kb as RetrievalSource;
+}
+
 /**
  * Applies the documented defaults to the options and checks every value (pure).
  * @throws LookupKnowledgeError `INVALID_OPTION` naming the first bad option and its range.
  */
 export function resolveRetrievalOptions(options: Omit<RetrievalOptions, "knowledgeBase">): RetrievalSettings {
+  if (typeof options !== "object" || options === null) throw new LookupKnowledgeError("INVALID_OPTION", "the retrieval options must be an object with at least knowledgeBase.");
+  try {
+    return resolveReadable(options);
+  } catch (error) {
+    if (error instanceof LookupKnowledgeError) throw error;
+    throw new LookupKnowledgeError("INVALID_OPTION", `the retrieval options cannot be read (${errorMessage(error)}).`, { cause: error });
+  }
+}
+
+function resolveReadable(options: Omit<RetrievalOptions, "knowledgeBase">): RetrievalSettings {
   const d = RETRIEVAL_DEFAULTS;
   const relevance = options.relevance ?? {};
   const thresholds = Object.fromEntries(

@@ -1,11 +1,12 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
+import { LookupKnowledgeError } from "../errors.js";
 import { JsonlTraceSink, type TraceSink } from "../trace/jsonl-trace-sink.js";
 import { createFinalizeNode } from "./nodes/finalize-node.js";
 import { l0FallbackNode, mergeEvidenceNode } from "./nodes/evidence-nodes.js";
 import { createL0HintsNode } from "./nodes/l0-hints-node.js";
 import { createL1SearchNode } from "./nodes/l1-search-node.js";
 import { DEFAULT_TRACE_PATH, TOOL_NAME, type RetrievalOptions } from "./options.js";
-import { resolveRetrievalOptions } from "./resolve-options.js";
+import { checkRetrievalSource, resolveRetrievalOptions } from "./resolve-options.js";
 import { routeAfterL1 } from "./routes.js";
 import { RetrievalState } from "./state.js";
 
@@ -13,6 +14,7 @@ import { RetrievalState } from "./state.js";
 export function resolveTraceSink(options: RetrievalOptions): TraceSink | null {
   if (options.traceSink) return options.traceSink;
   const path = options.tracePath === undefined ? DEFAULT_TRACE_PATH : options.tracePath;
+  if (path !== null && (typeof path !== "string" || path.length === 0)) throw new LookupKnowledgeError("INVALID_OPTION", `option tracePath must be a file path or null (no trace), got ${String(path)}.`);
   return path === null ? null : new JsonlTraceSink(path);
 }
 
@@ -21,15 +23,15 @@ export function resolveTraceSink(options: RetrievalOptions): TraceSink | null {
  * `l0_fallback`) → `finalize`. Add it to a parent graph as a node, or invoke it with
  * `{ query, domain?, limit? }` (checked with the tool's schema); the lookup's artifact is in the
  * output's `result`.
- * @throws LookupKnowledgeError `INVALID_OPTION` for an option out of range.
+ * @throws LookupKnowledgeError `INVALID_OPTION` for a missing knowledge base or an option out of range.
  * @example
  * const kb = await KnowledgeBase.build({ corpusDir: "corpus" });
  * const graph = createRetrievalGraph({ knowledgeBase: kb, tracePath: null });
  * const { result } = await graph.invoke({ query: "How do I roll back a release?" });
  */
 export function createRetrievalGraph(options: RetrievalOptions) {
-  const kb = options.knowledgeBase;
   const settings = resolveRetrievalOptions(options);
+  const kb = checkRetrievalSource(options.knowledgeBase);
   const traceSink = resolveTraceSink(options);
   return new StateGraph(RetrievalState)
     .addNode("l0_hints", createL0HintsNode({ l0: settings.l0.enabled ? kb.l0 : null, k: settings.l0.k, maxLimit: settings.maxLimit }))

@@ -49,13 +49,20 @@ async function embedBatch(embeddings: EmbeddingsInterface, texts: string[], name
     throw new LookupKnowledgeError("EMBEDDINGS_FAILED", `embedDocuments failed on ${name}: ${errorMessage(error)}`, { cause: error });
   }
   const fix = "the embeddings must return one vector of finite numbers, not all zero, per text, all of one length";
-  if (!Array.isArray(raw) || raw.length !== texts.length) {
-    const got = Array.isArray(raw) ? `${raw.length} vectors` : `no list of vectors (${raw === null ? "null" : typeof raw})`;
-    throw new LookupKnowledgeError("EMBEDDINGS_INVALID", `embedDocuments returned ${got} for ${texts.length} texts in ${name}; ${fix}.`);
+  const invalid = (detail: string) => new LookupKnowledgeError("EMBEDDINGS_INVALID", `${detail}; ${fix}.`);
+  // Each element is read once, by index: the list's own methods (map, iterator) are the embedder's.
+  let items: unknown[];
+  try {
+    if (!Array.isArray(raw)) throw invalid(`embedDocuments returned no list of vectors (${raw === null ? "null" : typeof raw}) for ${name}`);
+    const count = raw.length;
+    if (count !== texts.length) throw invalid(`embedDocuments returned ${count} vectors for ${texts.length} texts in ${name}`);
+    items = Array.from({ length: count }, (_, i) => raw[i] as unknown);
+  } catch (error) {
+    throw error instanceof LookupKnowledgeError ? error : invalid(`the result of embedDocuments for ${name} cannot be read (${errorMessage(error)})`);
   }
-  return raw.map((value: unknown, i) => {
+  return items.map((value, i) => {
     const vector = checkedVector(value, dimensions);
-    if (typeof vector === "string") throw new LookupKnowledgeError("EMBEDDINGS_INVALID", `vector ${i + 1} of ${name} ${vector}; ${fix}.`);
+    if (typeof vector === "string") throw invalid(`vector ${i + 1} of ${name} ${vector}`);
     dimensions ??= vector.length;
     return vector;
   });

@@ -12,7 +12,7 @@ import { tokenize, TOKENIZER_VERSION } from "../text/tokenize.js";
 import type { Chunk, SkippedFile } from "../types.js";
 import type { KnowledgeBaseOptions } from "./build-options.js";
 import { embedChunks } from "./embed-chunks.js";
-import { chunkProblem, resolveBuildOptions } from "./resolve-build-options.js";
+import { checkFolder, chunkProblem, resolveBuildOptions } from "./resolve-build-options.js";
 import { fingerprintOf, type IndexSettings } from "./manifest.js";
 import { loadIndexParts, saveIndexParts, type IndexParts } from "./index-store.js";
 import type { SaveOptions } from "./save-options.js";
@@ -62,6 +62,8 @@ export class KnowledgeBase implements RetrievalSource {
    * `onWarning` (a no-op by default; the library never prints).
    */
   static async build(options: KnowledgeBaseOptions & { corpusDir: string }): Promise<KnowledgeBase> {
+    resolveBuildOptions(options);
+    checkFolder("corpusDir", options.corpusDir);
     options.onProgress?.({ phase: "load", done: 0, total: 1 });
     const corpus = await loadCorpus(options.corpusDir, options.corpus);
     const warn = options.onWarning ?? (() => {});
@@ -114,6 +116,7 @@ export class KnowledgeBase implements RetrievalSource {
    * no permission, a folder that is not an index); the previous index then stays as it was.
    */
   async save(dir: string, options: SaveOptions = {}): Promise<void> {
+    checkFolder("the index folder", dir);
     await saveIndexParts(dir, this.#parts, { fingerprint: this.fingerprint, domains: [...this.domains] }, options);
   }
 
@@ -124,6 +127,7 @@ export class KnowledgeBase implements RetrievalSource {
    * @throws LookupKnowledgeError `INDEX_NOT_FOUND` / `INDEX_CORRUPT` (run `lookup-knowledge index`), `INDEX_MISMATCH`, `EMBEDDINGS_REQUIRED`.
    */
   static async load(dir: string, options: { embeddings?: EmbeddingsInterface } = {}): Promise<KnowledgeBase> {
+    checkFolder("the index folder", dir);
     return new KnowledgeBase(await loadIndexParts(dir, options));
   }
 }

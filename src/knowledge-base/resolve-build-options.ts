@@ -1,4 +1,4 @@
-import { LookupKnowledgeError } from "../errors.js";
+import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { resolveBm25Options, type Bm25Options } from "../l0/bm25-options.js";
 import { resolveVectorIndexOptions, type VectorIndexOptions } from "../l1/vector-index.js";
 import type { Chunk } from "../types.js";
@@ -18,12 +18,39 @@ function isEmbeddings(value: unknown): boolean {
   return typeof candidate === "object" && candidate !== null && typeof candidate.embedDocuments === "function" && typeof candidate.embedQuery === "function";
 }
 
+/** Checks a folder argument of `build`, `save` or `load`. @throws LookupKnowledgeError `INVALID_OPTION`. */
+export function checkFolder(name: string, value: unknown): string {
+  if (typeof value !== "string" || value.length === 0) throw new LookupKnowledgeError("INVALID_OPTION", `${name} must be a folder path (a non-empty string), got ${value === null ? "null" : typeof value}.`);
+  return value;
+}
+
 /**
  * Applies the defaults of the build options and checks every value before any work starts, so
  * that a bad option is one clear error rather than a failure deep inside an engine.
  * @throws LookupKnowledgeError `INVALID_OPTION` naming the option.
  */
 export function resolveBuildOptions(options: KnowledgeBaseOptions): BuildSettings {
+  try {
+    return resolveReadable(options);
+  } catch (error) {
+    if (error instanceof LookupKnowledgeError) throw error;
+    throw new LookupKnowledgeError("INVALID_OPTION", `the build options cannot be read (${errorMessage(error)}).`, { cause: error });
+  }
+}
+
+const OBJECT_OPTIONS = ["corpus", "lsa", "bm25", "hnsw"] as const;
+const FUNCTION_OPTIONS = ["onWarning", "onProgress"] as const;
+
+function resolveReadable(options: KnowledgeBaseOptions): BuildSettings {
+  if (typeof options !== "object" || options === null) throw new LookupKnowledgeError("INVALID_OPTION", "the build options must be an object.");
+  for (const key of OBJECT_OPTIONS) {
+    const value: unknown = options[key];
+    if (value !== undefined && (typeof value !== "object" || value === null)) throw new LookupKnowledgeError("INVALID_OPTION", `option ${key} must be an object or left out, got ${String(value)}.`);
+  }
+  for (const key of FUNCTION_OPTIONS) {
+    const value: unknown = options[key];
+    if (value !== undefined && typeof value !== "function") throw new LookupKnowledgeError("INVALID_OPTION", `option ${key} must be a function or left out, got ${String(value)}.`);
+  }
   if (options.embeddings !== undefined && options.embeddings !== null && !isEmbeddings(options.embeddings)) {
     throw new LookupKnowledgeError("INVALID_OPTION", "option embeddings must be LangChain embeddings (with embedDocuments and embedQuery), null for an L0-only base, or left out for the built-in statistical embedder.");
   }

@@ -8,10 +8,13 @@ export const LINE_BREAK = /\r\n|[\n\r\u0085\u000B\u000C\u2028\u2029]/;
 
 /**
  * Characters written as numeric references instead of themselves: C0 and C1 controls but tab
- * (terminal escapes, NUL), bidirectional controls (which reorder displayed text), and Unicode tag
- * characters (invisible text a model still reads).
+ * (terminal escapes, NUL), bidirectional controls (which reorder displayed text), and invisible
+ * characters that can carry text a reader does not see but a model reads: Unicode tag characters,
+ * variation selectors (all but U+FE0F, which emoji use), the zero-width space (the zero-width
+ * joiners U+200C and U+200D stay: Persian, Indic scripts and emoji need them), word joiners,
+ * invisible operators, the Mongolian vowel separator, the soft hyphen and the BOM.
  */
-const HIDDEN = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]|[\u{E0000}-\u{E007F}]/gu;
+const HIDDEN = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFE00-\uFE0E\uFEFF]|[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
 

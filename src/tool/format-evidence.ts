@@ -1,3 +1,4 @@
+import { MAX_FIELD_CHARS } from "../graph/bound-evidence.js";
 import { capText } from "../text/cap-text.js";
 import type { EvidenceBlock, LookupResult } from "../types.js";
 import { escapedLines, oneLine } from "./escape-text.js";
@@ -26,9 +27,9 @@ function formatBlock(block: EvidenceBlock, n: number, total: number, tag: string
 
 function unknownDomainHint(result: LookupResult, domains: readonly string[] | undefined): string {
   if (result.domainFilter === null || domains === undefined || domains.length === 0 || domains.includes(result.domainFilter)) return "";
-  const listed = domains.slice(0, MAX_LISTED_DOMAINS).map(oneLine).join(", ");
+  const listed = domains.slice(0, MAX_LISTED_DOMAINS).map((domain) => oneLine(capText(domain, MAX_FIELD_CHARS))).join(", ");
   const more = domains.length > MAX_LISTED_DOMAINS ? ` and ${domains.length - MAX_LISTED_DOMAINS} more` : "";
-  return ` The domain "${oneLine(result.domainFilter)}" does not exist; known domains: ${listed}${more}.`;
+  return ` The domain "${oneLine(capText(result.domainFilter, MAX_FIELD_CHARS))}" does not exist; known domains: ${listed}${more}.`;
 }
 
 /**

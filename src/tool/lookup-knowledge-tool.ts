@@ -27,9 +27,9 @@ const DESCRIPTION =
  */
 export function createLookupKnowledgeTool(options: LookupKnowledgeToolOptions) {
   // One sink for the graph's trace lines and the tool's error lines.
+  const { maxLimit } = resolveRetrievalOptions(options);
   const traceSink = resolveTraceSink(options);
   const graph = createRetrievalGraph({ ...options, tracePath: null, ...(traceSink ? { traceSink } : {}) });
-  const { maxLimit } = resolveRetrievalOptions(options);
   const defaultLimit = Math.min(DEFAULT_LIMIT, maxLimit);
 
   return tool(

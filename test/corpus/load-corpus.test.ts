@@ -68,6 +68,8 @@ describe("loadCorpus: frontmatter is data", () => {
     ["a YAML 1.1 binary tag", "title: !!binary aGVsbG8=", /Unresolved tag.*binary/],
     ["a YAML 1.1 set", "keywords: !!set {a, b}", /Unresolved tag.*set/],
     ["a duplicate key", "title: One\ntitle: Two", /unique/],
+    ["a duplicate key in a nested mapping", "title: One\nextra: {a: 1, a: 2}", /unique, and "a" repeats/],
+    ["a second YAML document", "title: a\n--- x\ntitle: b", /more than one YAML document/],
     ["a list at the top level", "- title\n- domain", /must be a mapping.*got a list/],
     ["a plain word at the top level", "just words", /must be a mapping.*got a string/],
   ])("skips a file whose YAML frontmatter has %s", async (_label, yaml, reason) => {
@@ -75,6 +77,26 @@ describe("loadCorpus: frontmatter is data", () => {
 
     expect(corpus.chunks).toEqual([]);
     expect(reasonOf(corpus, "bad.md")).toMatch(reason);
+  });
+
+  it("reads a frontmatter of 200,000 keys in linear time (the parser's own unique-key check is quadratic)", async () => {
+    const keys = Array.from({ length: 200_000 }, (_, i) => `k${i}: v`).join("\n");
+    const { corpus } = await load({ "keys.md": `---\ntitle: Keys\n${keys}\n---\nBody.\n` });
+    expect(corpus.chunks.map((chunk) => chunk.title)).toEqual(["Keys"]);
+  });
+
+  it("skips a file whose frontmatter, repeated over its many sections, would exhaust memory", async () => {
+    const keywords = Array.from({ length: 10_000 }, (_, i) => `canary w${i}`).join(", ");
+    const sections = Array.from({ length: 1000 }, (_, i) => `## Section ${i}\n\nText ${i}.`).join("\n\n");
+    const { corpus } = await load({ "wide.md": `---\ntitle: Wide\nkeywords: [${keywords}]\n---\n${sections}\n`, "ok.md": "---\ntitle: Fine\n---\nBody.\n" });
+    expect(corpus.chunks.map((chunk) => chunk.file)).toEqual(["ok.md"]);
+    expect(reasonOf(corpus, "wide.md")).toMatch(/frontmatter too large for its sections: \d+ characters .* each of 1000 sections/);
+  });
+
+  it("keeps a 1 MB title on a file of a few sections", async () => {
+    const title = "T".repeat(1_000_000);
+    const { corpus } = await load({ "long.md": `---\ntitle: ${title}\n---\nIntro.\n\n## Part\n\nMore.\n` });
+    expect(corpus.chunks.map((chunk) => chunk.title?.length)).toEqual([1_000_000, 1_000_000]);
   });
 
   it("skips a YAML alias bomb without expanding it", async () => {

@@ -16,7 +16,8 @@ function errorOf(run: () => unknown): LookupKnowledgeError {
 
 describe("checkRetrievalInput", () => {
   it("returns a valid input as given", () => {
-    expect(checkRetrievalInput({ query: "refund window", domain: null, limit: 5 })).toEqual({ query: "refund window", domain: null, limit: 5 });
+    const input = { query: "refund window", domain: null, limit: 5, invocationId: "inv-1", startedAt: 1_700_000_000_000 };
+    expect(checkRetrievalInput(input)).toEqual(input);
   });
 
   it.each([
@@ -30,8 +31,11 @@ describe("checkRetrievalInput", () => {
     ["NaN as limit", { query: "q", domain: null, limit: Number.NaN }, /limit NaN/],
     ["an object as domain", { query: "q", domain: { $ne: 1 }, limit: 5 }, /domain object/],
     ["a domain of 101 characters", { query: "q", domain: "d".repeat(101), limit: 5 }, /domain a string of 101 characters/],
+    ["a start time that is not a number", { query: "q", domain: null, limit: 5, startedAt: "abc" }, /startedAt "abc"/],
+    ["a start time beyond any date", { query: "q", domain: null, limit: 5, startedAt: 1e300 }, /startedAt 1e\+300/],
+    ["an empty invocation id", { query: "q", domain: null, limit: 5, invocationId: "" }, /invocationId ""/],
   ])("refuses %s with INVALID_INPUT naming the field and value", (_name, input, message) => {
-    const error = errorOf(() => checkRetrievalInput(input));
+    const error = errorOf(() => checkRetrievalInput({ invocationId: "inv-1", startedAt: 0, ...input }));
     expect(error.code).toBe("INVALID_INPUT");
     expect(error.message).toMatch(message);
     expect(error.message).toContain("limit?: integer 1-20");

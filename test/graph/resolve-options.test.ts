@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { createRetrievalGraph } from "../../src/graph/retrieval-graph.js";
 import { resolveRetrievalOptions, RETRIEVAL_DEFAULTS } from "../../src/graph/resolve-options.js";
+import { createLookupKnowledgeTool } from "../../src/tool/lookup-knowledge-tool.js";
+import { fakeSource } from "../helpers/retrieval-fakes.js";
 
 describe("resolveRetrievalOptions", () => {
   it("applies every documented default when no option is given", () => {
@@ -35,5 +38,24 @@ describe("resolveRetrievalOptions", () => {
     [{ relevance: { strongCoverage: 7 } }, /relevance\.strongCoverage/],
   ])("refuses %j with INVALID_OPTION", (options, message) => {
     expect(() => resolveRetrievalOptions(options)).toThrow(expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringMatching(message) }));
+  });
+});
+
+describe("creating the graph or the tool with bad options", () => {
+  const throwing = { get enabled(): boolean {
+    throw new Error("getter boom");
+  } };
+
+  it.each([
+    ["no options", undefined, /must be an object/],
+    ["null", null, /must be an object/],
+    ["no knowledge base", {}, /option knowledgeBase must be a KnowledgeBase/],
+    ["a knowledge base without layers", { knowledgeBase: {} }, /option knowledgeBase must be a KnowledgeBase/],
+    ["an option whose getter throws", { knowledgeBase: fakeSource(), l1: throwing }, /cannot be read \(getter boom\)/],
+    ["a trace path that is a number", { knowledgeBase: fakeSource(), tracePath: 42 }, /option tracePath must be a file path or null/],
+  ])("refuses %s with INVALID_OPTION, graph and tool alike", (_name, options, message) => {
+    for (const create of [createRetrievalGraph, createLookupKnowledgeTool] as ((options: unknown) => unknown)[]) {
+      expect(() => create(options)).toThrow(expect.objectContaining({ name: "LookupKnowledgeError", code: "INVALID_OPTION", message: expect.stringMatching(message) }));
+    }
   });
 });

@@ -43,6 +43,25 @@ describe("checkedVector", () => {
     expect(vector).toEqual([0.5, 0.25]);
   });
 
+  it("returns the elements as first read, whatever a proxy answers later", () => {
+    const seen = new Set<PropertyKey>();
+    const proxy = new Proxy([0.5, 0.25], { get: (target, key) => (seen.has(key) && /^\d$/.test(String(key)) ? "x" : (seen.add(key), Reflect.get(target, key))) });
+    expect(checkedVector(proxy, 2)).toEqual([0.5, 0.25]);
+  });
+
+  it("reports a vector whose reading throws instead of throwing", () => {
+    const { proxy, revoke } = Proxy.revocable([1, 2], {});
+    revoke();
+    expect(checkedVector(proxy, 2)).toMatch(/cannot be read/);
+    const throwing = new Proxy([1, 2], { get: (target, key) => (key === "length" ? (() => { throw new Error("boom"); })() : Reflect.get(target, key)) });
+    expect(checkedVector(throwing, 2)).toMatch(/cannot be read \(boom\)/);
+  });
+
+  it("judges finiteness and zeros as hnswlib stores them, in 32-bit floats", () => {
+    expect(checkedVector([1e300, 0], 2)).toMatch(/beyond the range of a 32-bit float/);
+    expect(checkedVector([1e-320, 0], 2)).toMatch(/all zeros/);
+  });
+
   it("returns the problem of an unusable vector", () => {
     expect(checkedVector([Number.NaN, 1], 2)).toMatch(/NaN/);
   });

@@ -76,9 +76,9 @@ describe("embeddings that throw, hang or return garbage", () => {
     expect(signal?.aborted).toBe(true);
   });
 
-  it("accepts a typed array of the right length as a query vector", async () => {
+  it.each([["a typed array", { kind: "typed-array" } as Fault], ["a vector whose own iterator yields nulls", { kind: "own-iterator" } as Fault], ["a proxy whose elements turn into strings when read again", { kind: "second-read-differs" } as Fault]])("uses %s of the right length by its elements", async (_name, fault) => {
     const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: null });
-    embeddings.queryFault = { kind: "typed-array" };
+    embeddings.queryFault = fault;
     const message = await lookup.invoke({ type: "tool_call", id: "typed", name: lookup.name, args: { query: QUERY } });
     embeddings.queryFault = { kind: "none" };
     expect((message.artifact as LookupResult).l1Status).toBe("ok");
@@ -92,7 +92,7 @@ describe("embeddings that throw, hang or return garbage", () => {
 });
 
 /** Build-time faults: the batch that misbehaves (batches of 4 texts) and the error it must give. */
-const BUILD_FAULTS: { name: string; batch: number; fault: Fault | "one-too-few" | "one-too-many"; code: string; message: RegExp }[] = [
+const BUILD_FAULTS: { name: string; batch: number; fault: Fault | "one-too-few" | "one-too-many" | "own-map"; code: string; message: RegExp }[] = [
   { name: "one vector too few", batch: 2, fault: "one-too-few", code: "EMBEDDINGS_INVALID", message: /3 vectors for 4 texts in batch 3 / },
   { name: "one vector too many", batch: 1, fault: "one-too-many", code: "EMBEDDINGS_INVALID", message: /5 vectors for 4 texts in batch 2 / },
   ...GARBAGE_VECTORS.map((name) => ({ name: `a vector of ${name}`, batch: 3, fault: { kind: "garbage", name } as Fault, code: "EMBEDDINGS_INVALID", message: /of batch 4 / })),
@@ -122,8 +122,12 @@ describe("embeddings that misbehave while an index is built", () => {
     }
   });
 
-  it("builds an index whose every chunk finds itself when the embeddings are healthy", async () => {
+  it.each([
+    ["healthy", null],
+    ["healthy but return lists with their own map method", "own-map" as const],
+  ])("builds an index whose every chunk finds itself when the embeddings are %s", async (_name, fault) => {
     const embeddings = new FaultyEmbeddings();
+    if (fault !== null) embeddings.batchFaults.set(1, fault);
     const kb = await KnowledgeBase.build({ corpusDir: KB_DIR, embeddings, embedBatchSize: 4 });
     expect(kb.settings.embedder.dimensions).toBe(DIMENSIONS);
     let found = 0;

@@ -76,6 +76,20 @@ describe("formatEvidence", () => {
     expect(text).toContain("known domains: billing SYSTEM");
   });
 
+  it("escapes invisible characters that can smuggle text, and keeps emoji sequences", () => {
+    const hidden = "\u200B\u00AD\u2060\uFEFF\uFE01\u{E0101}";
+    const text = formatEvidence(result([block({ content: `a${hidden}b 👩\u200D💻 ❤\uFE0F` })]));
+    expect(text).not.toMatch(/[\u200B\u00AD\u2060\uFEFF\uFE01]|\u{E0101}/u);
+    expect(text).toContain("&#xE0101;");
+    expect(text).toContain("👩\u200D💻 ❤\uFE0F");
+  });
+
+  it("cuts long domain names in the NO EVIDENCE text", () => {
+    const domains = Array.from({ length: 30 }, (_, i) => `d${i}${"x".repeat(100_000)}`);
+    const text = formatEvidence(result([], { domainFilter: "nope" }), { knownDomains: domains });
+    expect(text.length).toBeLessThan(30 * 210 + 500);
+  });
+
   it("lists at most 30 known domains and counts the rest", () => {
     const domains = Array.from({ length: 1000 }, (_, i) => `domain-${i}`);
     const text = formatEvidence(result([], { domainFilter: "nope" }), { knownDomains: domains });

@@ -33,6 +33,17 @@ const GARBAGE_VALUES: Record<string, () => unknown> = {
   "an array-like object": () => ({ length: DIMENSIONS, 0: 0.1 }),
   "a Float64Array holding NaN": () => new Float64Array(DIMENSIONS).fill(Number.NaN),
   "a million numbers": () => Array(1_000_000).fill(0.1),
+  "a revoked proxy": () => {
+    const { proxy, revoke } = Proxy.revocable(Array(DIMENSIONS).fill(0.1), {});
+    revoke();
+    return proxy;
+  },
+  "a length getter that throws": () => {
+    const vector = Array(DIMENSIONS).fill(0.1);
+    return new Proxy(vector, { get: (target, key) => (key === "length" ? (() => { throw new Error("boom length"); })() : Reflect.get(target, key)) });
+  },
+  "numbers beyond a 32-bit float": () => Array.from({ length: DIMENSIONS }, (_, i) => (i === 0 ? 1e300 : 0)),
+  "zeros as 32-bit floats": () => Array.from({ length: DIMENSIONS }, (_, i) => (i === 0 ? 1e-320 : 0)),
 };
 
 /** Every kind of garbage vector the faulty embeddings can return. */
@@ -46,13 +57,15 @@ export type Fault =
   | { kind: "reject-late"; afterMs: number }
   | { kind: "hang" }
   | { kind: "slow"; afterMs: number }
-  | { kind: "typed-array" };
+  | { kind: "typed-array" }
+  | { kind: "own-iterator" }
+  | { kind: "second-read-differs" };
 
 /** Embeddings whose queries (and, separately, document batches) fail as configured. */
 export class FaultyEmbeddings extends SyntheticEmbeddings {
   queryFault: Fault = { kind: "none" };
   /** The fault of each document batch, by batch number (0-based); other batches are healthy. */
-  batchFaults = new Map<number, Fault | "one-too-few" | "one-too-many">();
+  batchFaults = new Map<number, Fault | "one-too-few" | "one-too-many" | "own-map">();
   queryCalls = 0;
   batchCalls = 0;
   /** Signals the library passed to `embedQuery`, to check that a timeout aborts them. */
@@ -72,6 +85,10 @@ export class FaultyEmbeddings extends SyntheticEmbeddings {
   override async embedDocuments(texts: string[]): Promise<number[][]> {
     const fault = this.batchFaults.get(this.batchCalls++) ?? { kind: "none" };
     if (fault === "one-too-few") return (await super.embedDocuments(texts)).slice(1);
+    if (fault === "own-map") {
+      const vectors = await super.embedDocuments(texts);
+      return Object.assign(vectors, { map: () => texts.map(() => Array(DIMENSIONS).fill(null)) });
+    }
     if (fault === "one-too-many") return [...(await super.embedDocuments(texts)), (await super.embedDocuments(["extra"]))[0]];
     if (fault.kind === "garbage") {
       const vectors = await super.embedDocuments(texts);
@@ -95,6 +112,19 @@ export class FaultyEmbeddings extends SyntheticEmbeddings {
         return GARBAGE_VALUES[fault.name]() as T;
       case "typed-array":
         return Float32Array.from((await healthy()) as number[]) as unknown as T;
+      case "own-iterator": {
+        // A usable vector whose own iterator lies: only its elements may count.
+        const vector = (await healthy()) as unknown[];
+        Object.defineProperty(vector, Symbol.iterator, { value: () => Array(vector.length).fill(null)[Symbol.iterator]() });
+        return vector as T;
+      }
+      case "second-read-differs": {
+        // Numbers on the first read of each element, a string on any later one.
+        const vector = (await healthy()) as unknown[];
+        const reads = new Set<string>();
+        const first = (key: string) => !reads.has(key) && reads.add(key) !== undefined;
+        return new Proxy(vector, { get: (target, key) => (typeof key === "string" && /^\d+$/.test(key) && !first(key) ? "x" : Reflect.get(target, key)) }) as T;
+      }
       case "throw":
         throw fault.error;
       case "reject-late":
