@@ -64,6 +64,30 @@ export interface RelevanceAssessment {
   reason: string;
 }
 
+/**
+ * How long the stages of one lookup took, in milliseconds (differences of `performance.now()`):
+ * each is finite and at least 0.
+ */
+export interface LookupTimings {
+  /** The L0 node: the input check, the keyword search and the hints. */
+  l0Ms: number;
+  /**
+   * The L1 node: the query embedding and the HNSW search together (the L1 searcher does both in
+   * one call), near 0 when L1 is disabled or unavailable.
+   */
+  l1Ms: number;
+  /** Turning candidates into evidence, deduping and fusing it, judging relevance and capping the evidence. */
+  mergeMs: number;
+  /** Building the trace record and appending it, waiting for appends queued before it included; 0 when tracing is off. */
+  traceMs: number;
+  /**
+   * From the start of the graph run to the end of the final node, trace included: the stages
+   * plus LangGraph's scheduling between them. When a parent graph shares the subgraph's state
+   * channels, it counts from the parent run's start.
+   */
+  totalMs: number;
+}
+
 /** The structured result of one lookup: the tool's artifact. */
 export interface LookupResult {
   invocationId: string;
@@ -82,6 +106,8 @@ export interface LookupResult {
   /** True when the content of at least one block was cut to the evidence caps. */
   contentTruncated: boolean;
   traceWritten: boolean;
+  /** How long each stage took; set by the retrieval graph on every lookup (absent only in results built by hand). */
+  timings?: LookupTimings;
 }
 
 /** A file the corpus loader did not index, and why. */

@@ -20,11 +20,16 @@ export interface RetrievalOptions {
   /** The indexed knowledge base (`KnowledgeBase.build` or `KnowledgeBase.load`). */
   knowledgeBase: RetrievalSource;
   /**
-   * JSONL file that gets one `tool_invocation` line per call; `null` turns tracing off.
+   * JSONL file that gets one `tool_invocation` line per call; `null` turns tracing off. The file
+   * is kept open between calls (a rotated or deleted trace is followed within a second, see
+   * `JsonlTraceSink`); the tool's or graph's `close()` releases it.
    * @default "traces/tool_invocation.jsonl"
    */
   tracePath?: string | null;
-  /** A trace sink to use instead of `tracePath` (useful for testing). */
+  /**
+   * A trace sink to use instead of `tracePath` (useful for testing, or for a `JsonlTraceSink`
+   * with other options); it is the caller's to close.
+   */
   traceSink?: TraceSink;
   /**
    * Largest `limit` a lookup may ask for (the tool's schema tells the model), from 1 to 1000;

@@ -5,34 +5,39 @@ import { createFinalizeNode } from "./nodes/finalize-node.js";
 import { l0FallbackNode, mergeEvidenceNode } from "./nodes/evidence-nodes.js";
 import { createL0HintsNode } from "./nodes/l0-hints-node.js";
 import { createL1SearchNode } from "./nodes/l1-search-node.js";
-import { DEFAULT_TRACE_PATH, TOOL_NAME, type RetrievalOptions } from "./options.js";
-import { checkRetrievalSource, resolveRetrievalOptions } from "./resolve-options.js";
+import { DEFAULT_TRACE_PATH, TOOL_NAME, type RetrievalOptions, type RetrievalSource } from "./options.js";
+import { checkRetrievalSource, resolveRetrievalOptions, type RetrievalSettings } from "./resolve-options.js";
 import { routeAfterL1 } from "./routes.js";
 import { RetrievalState } from "./state.js";
 
-/** The trace sink the options ask for: an injected one, a JSONL file, or none. */
-export function resolveTraceSink(options: RetrievalOptions): TraceSink | null {
-  if (options.traceSink) return options.traceSink;
-  const path = options.tracePath === undefined ? DEFAULT_TRACE_PATH : options.tracePath;
-  if (path !== null && (typeof path !== "string" || path.length === 0)) throw new LookupKnowledgeError("INVALID_OPTION", `option tracePath must be a file path or null (no trace), got ${String(path)}.`);
-  return path === null ? null : new JsonlTraceSink(path);
+/** The trace sink the options ask for, and whether it was opened here (and so is closed here). */
+export interface ResolvedTraceSink {
+  /** An injected sink, a JSONL file sink for `tracePath`, or null (no trace). */
+  sink: TraceSink | null;
+  /** True for the sink made from `tracePath`; an injected sink belongs to the caller. */
+  owned: boolean;
 }
 
-/**
- * Builds the compiled retrieval subgraph: `l0_hints` → `l1_search` → (`merge_evidence` |
- * `l0_fallback`) → `finalize`. Add it to a parent graph as a node, or invoke it with
- * `{ query, domain?, limit? }` (checked with the tool's schema); the lookup's artifact is in the
- * output's `result`.
- * @throws LookupKnowledgeError `INVALID_OPTION` for a missing knowledge base or an option out of range.
- * @example
- * const kb = await KnowledgeBase.build({ corpusDir: "corpus" });
- * const graph = createRetrievalGraph({ knowledgeBase: kb, tracePath: null });
- * const { result } = await graph.invoke({ query: "How do I roll back a release?" });
- */
-export function createRetrievalGraph(options: RetrievalOptions) {
-  const settings = resolveRetrievalOptions(options);
-  const kb = checkRetrievalSource(options.knowledgeBase);
-  const traceSink = resolveTraceSink(options);
+/** The trace sink the options ask for: an injected one, a JSONL file, or none. @throws LookupKnowledgeError `INVALID_OPTION` for a bad `tracePath`. */
+export function resolveTraceSink(options: Pick<RetrievalOptions, "tracePath" | "traceSink">): ResolvedTraceSink {
+  if (options.traceSink) return { sink: options.traceSink, owned: false };
+  const path = options.tracePath === undefined ? DEFAULT_TRACE_PATH : options.tracePath;
+  if (path !== null && (typeof path !== "string" || path.length === 0)) throw new LookupKnowledgeError("INVALID_OPTION", `option tracePath must be a file path or null (no trace), got ${String(path)}.`);
+  return path === null ? { sink: null, owned: false } : { sink: new JsonlTraceSink(path), owned: true };
+}
+
+/** Closes `trace` when it was opened from `tracePath`; never rejects. */
+export async function closeOwnedTraceSink(trace: ResolvedTraceSink): Promise<void> {
+  if (!trace.owned) return;
+  try {
+    await trace.sink?.close?.();
+  } catch {
+    // Closing releases a descriptor; there is nothing a caller could do about a failure.
+  }
+}
+
+/** Wires the nodes for settings already resolved and checked (what both public factories share). */
+export function buildRetrievalGraph(kb: RetrievalSource, settings: RetrievalSettings, traceSink: TraceSink | null) {
   return new StateGraph(RetrievalState)
     .addNode("l0_hints", createL0HintsNode({ l0: settings.l0.enabled ? kb.l0 : null, k: settings.l0.k, maxLimit: settings.maxLimit }))
     .addNode("l1_search", createL1SearchNode({ l1: kb.l1, ...settings.l1 }))
@@ -49,6 +54,37 @@ export function createRetrievalGraph(options: RetrievalOptions) {
     .addEdge("l0_fallback", "finalize")
     .addEdge("finalize", END)
     .compile({ name: "lookup_knowledge_retrieval" });
+}
+
+/** What {@link createRetrievalGraph} adds to the compiled graph. */
+export interface RetrievalGraphExtras {
+  /**
+   * Closes the trace file the graph opened for `tracePath`, once the lookups already traced are
+   * written; an injected `traceSink` is left to its owner. A lookup after `close` opens the file
+   * again. Not calling it is harmless: the descriptor keeps no process alive and is closed when
+   * the graph is garbage-collected.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the compiled retrieval subgraph: `l0_hints` → `l1_search` → (`merge_evidence` |
+ * `l0_fallback`) → `finalize`. Add it to a parent graph as a node, or invoke it with
+ * `{ query, domain?, limit? }` (checked with the tool's schema); the lookup's artifact, with its
+ * stage `timings`, is in the output's `result`. Options are resolved and the graph compiled
+ * here, once; `close()` releases the trace file.
+ * @throws LookupKnowledgeError `INVALID_OPTION` for a missing knowledge base or an option out of range.
+ * @example
+ * const kb = await KnowledgeBase.build({ corpusDir: "corpus" });
+ * const graph = createRetrievalGraph({ knowledgeBase: kb, tracePath: null });
+ * const { result } = await graph.invoke({ query: "How do I roll back a release?" });
+ */
+export function createRetrievalGraph(options: RetrievalOptions) {
+  const settings = resolveRetrievalOptions(options);
+  const kb = checkRetrievalSource(options.knowledgeBase);
+  const trace = resolveTraceSink(options);
+  const extras: RetrievalGraphExtras = { close: () => closeOwnedTraceSink(trace) };
+  return Object.assign(buildRetrievalGraph(kb, settings, trace.sink), extras);
 }
 
 /** The compiled retrieval subgraph. */

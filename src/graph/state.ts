@@ -1,7 +1,7 @@
 import { Annotation } from "@langchain/langgraph";
 import { randomUUID } from "node:crypto";
 import { emptyHints } from "../l0/hints.js";
-import type { Candidate, EvidenceBlock, FallbackReason, L0Hints, L1Status, LookupResult, RetrievalLayer } from "../types.js";
+import type { Candidate, EvidenceBlock, FallbackReason, L0Hints, L1Status, LookupResult, LookupTimings, RetrievalLayer } from "../types.js";
 
 /** Evidence before the final merge: a block plus what each layer thought of it. */
 export interface LayeredEvidence extends EvidenceBlock {
@@ -26,6 +26,10 @@ export const RetrievalState = Annotation.Root({
   invocationId: last<string>(() => randomUUID()),
   /** Epoch milliseconds when the lookup started. */
   startedAt: last<number>(() => Date.now()),
+  /** `performance.now()` when the run started: where `timings.totalMs` counts from. */
+  runStartedAt: last<number>(() => performance.now()),
+  /** Durations of the stages run so far; each node adds its own. */
+  timings: Annotation<Partial<LookupTimings>>({ reducer: (done, next) => ({ ...done, ...next }), default: () => ({}) }),
   hints: last<L0Hints>(emptyHints),
   l0Candidates: last<Candidate[]>(() => []),
   domainFilter: last<string | null>(() => null),

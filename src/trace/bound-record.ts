@@ -23,23 +23,30 @@ function cutText(text: string, max: number): string {
   return max <= 0 ? "" : capText(text, max);
 }
 
+/** A limit of `limit` times `scale`, for the limits that shrink. */
+function scaled(max: number, limit: TraceFieldLimit, scale: number): number {
+  return limit.shrinks ? Math.floor(max * scale) : max;
+}
+
 /** Copies `value` with every string and list cut to its field's limit times `scale`. */
 function cut(value: unknown, path: string, limit: TraceFieldLimit, scale: number, cuts: Set<string>): unknown {
-  const cap = (max: number) => (limit.shrinks ? Math.floor(max * scale) : max);
   if (typeof value === "string") {
-    const kept = cutText(value, cap(limit.maxChars));
+    const kept = cutText(value, scaled(limit.maxChars, limit, scale));
     if (kept !== value) cuts.add(path);
     return kept;
   }
   if (Array.isArray(value)) {
-    const items = value.slice(0, cap(limit.maxItems));
-    if (items.length < value.length) cuts.add(path);
-    return items.map((item) => cut(item, `${path}[]`, limit, scale, cuts));
+    const max = scaled(limit.maxItems, limit, scale);
+    if (value.length > max) cuts.add(path);
+    const itemPath = `${path}[]`;
+    const items = new Array<unknown>(Math.min(value.length, Math.max(0, max)));
+    for (let i = 0; i < items.length; i++) items[i] = cut(value[i], itemPath, limit, scale, cuts);
+    return items;
   }
   if (value !== null && typeof value === "object") {
     const copy: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(value)) {
-      copy[key] = cut(field, path === "" ? key : `${path}.${key}`, fieldLimit(key), scale, cuts);
+    for (const key of Object.keys(value)) {
+      copy[key] = cut((value as Record<string, unknown>)[key], path === "" ? key : `${path}.${key}`, fieldLimit(key), scale, cuts);
     }
     return copy;
   }

@@ -24,17 +24,17 @@ export interface TraceFieldLimit {
 }
 
 /** The limit of every field not listed in {@link TRACE_FIELD_LIMITS}. */
-export const DEFAULT_FIELD_LIMIT: TraceFieldLimit = { maxChars: 1_000, maxItems: 100, shrinks: true };
+export const DEFAULT_FIELD_LIMIT: Readonly<TraceFieldLimit> = Object.freeze({ maxChars: 1_000, maxItems: 100, shrinks: true });
 
-const IDENTITY: Partial<TraceFieldLimit> = { maxChars: 128, shrinks: false };
-const HINTS: Partial<TraceFieldLimit> = { maxItems: 50, maxChars: 300 };
+const IDENTITY: Readonly<Partial<TraceFieldLimit>> = Object.freeze({ maxChars: 128, shrinks: false });
+const HINTS: Readonly<Partial<TraceFieldLimit>> = Object.freeze({ maxItems: 50, maxChars: 300 });
 
 /**
  * Per-field limits of a trace record, by field name (the same name anywhere in the record).
  * Strings are cut with an ellipsis, lists keep their first items; a record that is still longer
  * than {@link MAX_TRACE_LINE_BYTES} has every shrinking limit scaled down until it fits.
  */
-export const TRACE_FIELD_LIMITS: Readonly<Record<string, Partial<TraceFieldLimit>>> = {
+export const TRACE_FIELD_LIMITS: Readonly<Record<string, Partial<TraceFieldLimit>>> = Object.freeze({
   type: IDENTITY,
   invocation_id: IDENTITY,
   tool_name: IDENTITY,
@@ -57,9 +57,14 @@ export const TRACE_FIELD_LIMITS: Readonly<Record<string, Partial<TraceFieldLimit
   title: { maxChars: 300 },
   hit_reasons: { maxItems: 50, maxChars: 300 },
   content_preview: { maxChars: CONTENT_PREVIEW_CHARS },
-};
+});
 
-/** The limit of the field called `name`. */
+/** Every listed limit with the defaults filled in, resolved once at load: records are bounded on every lookup. */
+const RESOLVED_LIMITS: ReadonlyMap<string, TraceFieldLimit> = new Map(
+  Object.entries(TRACE_FIELD_LIMITS).map(([name, limit]) => [name, Object.freeze({ ...DEFAULT_FIELD_LIMIT, ...limit })]),
+);
+
+/** The limit of the field called `name` (the same frozen object on every call). */
 export function fieldLimit(name: string): TraceFieldLimit {
-  return Object.hasOwn(TRACE_FIELD_LIMITS, name) ? { ...DEFAULT_FIELD_LIMIT, ...TRACE_FIELD_LIMITS[name] } : DEFAULT_FIELD_LIMIT;
+  return RESOLVED_LIMITS.get(name) ?? DEFAULT_FIELD_LIMIT;
 }

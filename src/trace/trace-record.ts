@@ -1,6 +1,6 @@
 import { errorMessage } from "../errors.js";
-import { capText } from "../text/cap-text.js";
-import type { LookupResult } from "../types.js";
+import { capText, sliceWhole } from "../text/cap-text.js";
+import type { EvidenceBlock, LookupResult, LookupTimings } from "../types.js";
 import { boundRecord } from "./bound-record.js";
 import { CONTENT_PREVIEW_CHARS } from "./trace-limits.js";
 
@@ -16,6 +16,12 @@ export interface ToolInvocationRecord {
   tool_name: string;
   started_at: string;
   duration_ms: number;
+  /**
+   * Milliseconds per stage (see `LookupTimings`), rounded to 0.01 ms: `total` runs to the moment
+   * the record is made, so the trace append itself is in no line. Absent in error records (and
+   * when the context has no timings).
+   */
+  durations_ms?: { l0: number; l1: number; merge: number; total: number };
   status: "success" | "error";
   input: { query: string; domain: string | null; limit: number };
   corpus_fingerprint: string | null;
@@ -36,9 +42,29 @@ export interface ToolInvocationRecord {
   truncated?: string[];
 }
 
-/** Cuts text to at most `max` characters, marking the cut with an ellipsis; never splits a surrogate pair. */
+/** Characters of input read per character of preview before the whole text is collapsed. */
+const PREVIEW_READ_AHEAD = 4;
+
+/**
+ * Every whitespace run but a lone space: replacing only these by one space gives what
+ * `replace(/\s+/g, " ")` gives, without rewriting each single space of prose.
+ */
+const WHITESPACE_TO_COLLAPSE = /\s{2,}|[^\S ]/g;
+
+const collapse = (text: string) => text.replace(WHITESPACE_TO_COLLAPSE, " ").trim();
+
+/**
+ * Collapses whitespace runs to one space and cuts the text to at most `max` characters, marking
+ * the cut with an ellipsis; never splits a surrogate pair. Only the head of a long text is
+ * collapsed when it already fills the preview (the cut then lands at the same place).
+ */
 export function preview(text: string, max = CONTENT_PREVIEW_CHARS): string {
-  return capText(text.replace(/\s+/g, " ").trim(), max);
+  const readAhead = max * PREVIEW_READ_AHEAD;
+  if (text.length > readAhead) {
+    const head = collapse(sliceWhole(text, readAhead));
+    if (head.length > max) return capText(head, max);
+  }
+  return capText(collapse(text), max);
 }
 
 /** What the trace needs besides the lookup result. */
@@ -50,6 +76,28 @@ export interface TraceContext {
   corpusFingerprint: string | null;
   l1CandidateCount: number;
   l1Error: string | null;
+  /** Durations of the stages so far, `totalMs` up to the making of the record; the record has no `durations_ms` without them. */
+  timings?: Pick<LookupTimings, "l0Ms" | "l1Ms" | "mergeMs" | "totalMs">;
+}
+
+/** A duration as the trace keeps it: rounded to 0.01 ms, 0 for anything not a finite positive number. */
+function traceMs(ms: number): number {
+  return Number.isFinite(ms) && ms > 0 ? Math.round(ms * 100) / 100 : 0;
+}
+
+function traceDurations(timings: NonNullable<TraceContext["timings"]>): NonNullable<ToolInvocationRecord["durations_ms"]> {
+  return { l0: traceMs(timings.l0Ms), l1: traceMs(timings.l1Ms), merge: traceMs(timings.mergeMs), total: traceMs(timings.totalMs) };
+}
+
+function traceEvidence(block: EvidenceBlock): NonNullable<ToolInvocationRecord["retrieval_details"]>["evidence"][number] {
+  return {
+    source: block.source,
+    title: block.title ?? null,
+    retrieval_layer: block.retrievalLayer,
+    score: block.score ?? null,
+    hit_reasons: block.hitReasons,
+    content_preview: preview(block.content),
+  };
 }
 
 /** Projects a finished lookup onto its trace line, cut to the bound (pure). */
@@ -60,6 +108,7 @@ export function toTraceRecord(result: LookupResult, context: TraceContext): Tool
     tool_name: context.toolName,
     started_at: new Date(context.startedAt).toISOString(),
     duration_ms: Math.round(context.durationMs * 100) / 100,
+    ...(context.timings ? { durations_ms: traceDurations(context.timings) } : {}),
     status: "success",
     input: context.input,
     corpus_fingerprint: context.corpusFingerprint,
@@ -77,20 +126,13 @@ export function toTraceRecord(result: LookupResult, context: TraceContext): Tool
       candidate_count: result.candidateCount,
       evidence_count: result.evidenceCount,
       content_truncated: result.contentTruncated,
-      evidence: result.evidence.map((block) => ({
-        source: block.source,
-        title: block.title ?? null,
-        retrieval_layer: block.retrievalLayer,
-        score: block.score ?? null,
-        hit_reasons: block.hitReasons,
-        content_preview: preview(block.content),
-      })),
+      evidence: result.evidence.map(traceEvidence),
     },
   });
 }
 
 /** The trace line of a lookup that threw before it finished, cut to the bound (pure). */
-export function toErrorRecord(invocationId: string, context: Omit<TraceContext, "l1CandidateCount" | "l1Error">, error: unknown): ToolInvocationRecord {
+export function toErrorRecord(invocationId: string, context: Omit<TraceContext, "l1CandidateCount" | "l1Error" | "timings">, error: unknown): ToolInvocationRecord {
   return boundRecord<ToolInvocationRecord>({
     type: "tool_invocation",
     invocation_id: invocationId,

@@ -28,6 +28,8 @@ describe("buildLookupResult", () => {
       limit: 5,
       invocationId: "inv-1",
       startedAt: 0,
+      runStartedAt: 0,
+      timings: {},
       hints: NO_HINTS,
       l0Candidates: [],
       domainFilter: null,

@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RetrievalOptions } from "../../src/graph/options.js";
 import { createRetrievalGraph } from "../../src/graph/retrieval-graph.js";
@@ -313,5 +316,96 @@ describe("createRetrievalGraph: retrieval layer and counts", () => {
     const result = await lookup({ knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 1)]) }), tracePath: null }, { query: "refund" });
 
     expect(result.traceWritten).toBe(false);
+  });
+});
+
+function expectDuration(value: unknown): void {
+  expect(typeof value).toBe("number");
+  expect(Number.isFinite(value)).toBe(true);
+  expect(value as number).toBeGreaterThanOrEqual(0);
+}
+
+describe("createRetrievalGraph: stage timings", () => {
+  it("reports how long each stage took as a finite, non-negative number of milliseconds", async () => {
+    const l0 = l0With([makeCandidate(REFUND, 3, { coverage: 1 })]);
+    const l1 = new FakeL1Searcher([makeCandidate(REFUND, 0.8)]);
+
+    const result = await lookup({ knowledgeBase: fakeSource({ l0, l1 }), traceSink: new RecordingTraceSink() }, { query: "refund" });
+
+    expect(Object.keys(result.timings ?? {}).sort()).toEqual(["l0Ms", "l1Ms", "mergeMs", "totalMs", "traceMs"]);
+    for (const value of Object.values(result.timings ?? {})) expectDuration(value);
+  });
+
+  it("counts every stage, the trace included, inside the total", async () => {
+    const result = await lookup({ knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]) }), traceSink: new RecordingTraceSink() }, { query: "refund" });
+    const { l0Ms = 0, l1Ms = 0, mergeMs = 0, traceMs = 0, totalMs = 0 } = result.timings ?? {};
+
+    // Disjoint parts of one run: only floating-point rounding may separate them.
+    expect(totalMs).toBeGreaterThanOrEqual(l0Ms + l1Ms + mergeMs + traceMs - 1e-9);
+  });
+
+  it("reports timings on the fallback path and a trace time of 0 when tracing is off", async () => {
+    const result = await lookup({ knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]), l1: new FakeL1Searcher(new Error("down")) }) }, { query: "refund" });
+
+    expect(result.fallbackReason).toBe("l1_error");
+    for (const value of Object.values(result.timings ?? {})) expectDuration(value);
+    expect(result.timings?.traceMs).toBe(0);
+  });
+
+  it("records the stage durations in the trace line, without changing retrieval_details", async () => {
+    const sink = new RecordingTraceSink();
+
+    await lookup({ knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]) }), traceSink: sink }, { query: "refund" });
+
+    const durations = sink.records[0].durations_ms as Record<string, unknown>;
+    expect(Object.keys(durations).sort()).toEqual(["l0", "l1", "merge", "total"]);
+    for (const value of Object.values(durations)) expectDuration(value);
+    expect(Object.keys(sink.records[0].retrieval_details as object).sort()).toEqual(
+      ["candidate_count", "content_truncated", "evidence", "evidence_count", "fallback_reason", "l0", "l1", "relevance", "retrieval_layer"].sort(),
+    );
+  });
+
+  it("starts every run's clock afresh", async () => {
+    const graph = createRetrievalGraph({ knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]) }), tracePath: null });
+
+    const first = await graph.invoke({ query: "refund" });
+    const second = await graph.invoke({ query: "refund" });
+
+    expect(second.runStartedAt).toBeGreaterThan(first.runStartedAt);
+    expectDuration(second.result?.timings?.totalMs);
+  });
+});
+
+describe("createRetrievalGraph: the trace file", () => {
+  it("closes the trace file it opened for tracePath and opens it again for a later lookup", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "retrieval-graph-"));
+    try {
+      const tracePath = join(dir, "trace.jsonl");
+      const graph = createRetrievalGraph({ knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]) }), tracePath });
+
+      await graph.invoke({ query: "refund" });
+      await graph.close();
+      const afterClose = await readFile(tracePath, "utf8");
+      const { result } = await graph.invoke({ query: "refund" });
+      await graph.close();
+
+      expect(afterClose.split("\n")).toHaveLength(2);
+      expect(result?.traceWritten).toBe(true);
+      expect((await readFile(tracePath, "utf8")).split("\n")).toHaveLength(3);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("leaves an injected trace sink open", async () => {
+    let closes = 0;
+    const sink = Object.assign(new RecordingTraceSink(), { close: async () => void closes++ });
+    const graph = createRetrievalGraph({ knowledgeBase: fakeSource(), traceSink: sink });
+
+    await graph.invoke({ query: "refund" });
+    await graph.close();
+
+    expect(closes).toBe(0);
+    expect(sink.records).toHaveLength(1);
   });
 });

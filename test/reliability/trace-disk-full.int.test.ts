@@ -33,6 +33,8 @@ function appendLog(sink: JsonlTraceSink) {
   const log = { tried: 0, written: [] as string[], failedLines: [] as string[], rejected: 0 };
   return {
     log,
+    /** Releases the trace file, which the sink keeps open between appends (the tmpfs could not be unmounted otherwise). */
+    close: () => sink.close(),
     async append(record: { invocation_id: string }): Promise<boolean> {
       log.tried++;
       const ok = await sink.append(record).catch(() => {
@@ -81,7 +83,7 @@ describe("the trace on a full disk", () => {
     await writeFile(filler, Buffer.alloc(128 * 1024, 1));
     const tracePath = join(mountPoint, "traces", "tool_invocation.jsonl");
     const errors: unknown[] = [];
-    const { log, append } = appendLog(new JsonlTraceSink(tracePath, { onFirstError: (error) => errors.push(error) }));
+    const { log, append, close } = appendLog(new JsonlTraceSink(tracePath, { onFirstError: (error) => errors.push(error) }));
     let i = 0;
 
     while ((await append(paddedRecord(i++))) && i < 1_000);
@@ -90,6 +92,7 @@ describe("the trace on a full disk", () => {
     await rm(filler);
     const afterFreed = [];
     for (let n = 0; n < 5; n++) afterFreed.push(await append(paddedRecord(i++)));
+    await close();
 
     const audit = await auditTraceFile(tracePath, MAX_TRACE_LINE_BYTES);
     const lost = lostIds(log.written, audit.ids);

@@ -1,6 +1,6 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { StructuredTool, ToolInputParsingException } from "@langchain/core/tools";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -38,6 +38,7 @@ const LOOKUP_RESULT_KEYS = [
   "evidenceCount",
   "contentTruncated",
   "traceWritten",
+  "timings",
 ] as const satisfies readonly (keyof LookupResult)[];
 type Unlisted = Exclude<keyof LookupResult, (typeof LOOKUP_RESULT_KEYS)[number]>;
 const everyKeyListed: [Unlisted] extends [never] ? true : false = true;
@@ -276,6 +277,51 @@ describe("createLookupKnowledgeTool", () => {
 
       expect(artifactOf(message).traceWritten).toBe(false);
       expect(errors).toBe(1);
+    });
+
+    it("returns the stage timings in the artifact, each a finite, non-negative number of milliseconds", async () => {
+      const lookup = createLookupKnowledgeTool({ knowledgeBase: sourceWith([makeCandidate(REFUND, 1)], [makeCandidate(REFUND, 0.7)]), traceSink: new RecordingTraceSink() });
+
+      const { timings } = artifactOf(await invokeForMessage(lookup, { query: "refund" }));
+
+      expect(Object.keys(timings ?? {}).sort()).toEqual(["l0Ms", "l1Ms", "mergeMs", "totalMs", "traceMs"]);
+      for (const value of Object.values(timings ?? {})) {
+        expect(Number.isFinite(value)).toBe(true);
+        expect(value).toBeGreaterThanOrEqual(0);
+      }
+    });
+
+    it("keeps one trace file for all calls, closes it on close, and opens it again for a later call", async () => {
+      dir = await mkdtemp(join(tmpdir(), "lookup-tool-"));
+      const tracePath = join(dir, "traces", "trace.jsonl");
+      const lookup = createLookupKnowledgeTool({ knowledgeBase: sourceWith([makeCandidate(REFUND, 1)]), tracePath });
+
+      const first = await Promise.all([invokeForMessage(lookup, { query: "refund" }), invokeForMessage(lookup, { query: "refund window" })]);
+      await lookup.close();
+      const linesAfterClose = (await readFile(tracePath, "utf8")).trimEnd().split("\n");
+      const later = await invokeForMessage(lookup, { query: "refund" });
+      await lookup.close();
+
+      expect(first.map((message) => artifactOf(message).traceWritten)).toEqual([true, true]);
+      expect(linesAfterClose).toHaveLength(2);
+      expect(artifactOf(later).traceWritten).toBe(true);
+      const ids = (await readFile(tracePath, "utf8"))
+        .trimEnd()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as { invocation_id: string }).invocation_id);
+      expect(ids.slice(0, 2).sort()).toEqual(first.map((message) => artifactOf(message).invocationId).sort());
+      expect(ids[2]).toBe(artifactOf(later).invocationId);
+    });
+
+    it("leaves an injected trace sink open on close", async () => {
+      let closes = 0;
+      const sink = Object.assign(new RecordingTraceSink(), { close: async () => void closes++ });
+      const lookup = createLookupKnowledgeTool({ knowledgeBase: sourceWith([makeCandidate(REFUND, 1)]), traceSink: sink });
+
+      await invokeForMessage(lookup, { query: "refund" });
+      await lookup.close();
+
+      expect(closes).toBe(0);
     });
 
     it("reports traceWritten false and still answers when the sink rejects", async () => {

@@ -1,11 +1,16 @@
-import { mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { appendFile, mkdtemp, readFile, rename, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LookupKnowledgeError } from "../../src/errors.js";
 import { JsonlTraceSink } from "../../src/trace/jsonl-trace-sink.js";
 import type { OpenedTraceFile, TraceFile } from "../../src/trace/trace-file.js";
 import { LIMIT_BYTES } from "./trace-inputs.js";
+
+const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const UNCLOSED_CHILD = "test/trace/helpers/unclosed-sink-child.ts";
 
 /** What the fake file does on one open: refuse the path, throw, or open a file. */
 type OpenAnswer = "refuse" | Error | "open";
@@ -17,6 +22,13 @@ class ScriptedTraceFiles {
   content = "";
   readonly writes: string[] = [];
   opens = 0;
+  closes = 0;
+  /** Calls of `isStillAtPath`, the sink's rotation check. */
+  pathChecks = 0;
+  /** What `isStillAtPath` answers: false once the test "rotates" the file. */
+  stillAtPath = true;
+  /** What `inspect` says of the link count: false once the test "deletes" the file. */
+  linked = true;
 
   constructor(
     private readonly writeAnswers: WriteAnswer[] = [],
@@ -29,7 +41,7 @@ class ScriptedTraceFiles {
     if (answer === "refuse") return { refused: "a FIFO" };
     if (answer instanceof Error) throw answer;
     const file: TraceFile = {
-      endsWithNewline: async () => this.content.length === 0 || this.content.endsWith("\n"),
+      inspect: async () => ({ linked: this.linked, endsWithNewline: this.content.length === 0 || this.content.endsWith("\n") }),
       write: async (data) => {
         const text = Buffer.from(data).toString("utf8");
         this.writes.push(text);
@@ -39,7 +51,13 @@ class ScriptedTraceFiles {
         this.content += Buffer.from(data).subarray(0, bytes).toString("utf8");
         return bytes;
       },
-      close: async () => {},
+      isStillAtPath: async () => {
+        this.pathChecks++;
+        return this.stillAtPath;
+      },
+      close: async () => {
+        this.closes++;
+      },
     };
     return { file };
   };
@@ -188,6 +206,33 @@ describe("JsonlTraceSink", () => {
     expect(await readFile(path, "utf8")).toBe('{"whole":1}\n{"torn":\n{"fresh":true}\n');
   });
 
+  it("starts a fresh line when another writer leaves a fragment while the sink holds the file open", async () => {
+    const path = join(dir, "trace.jsonl");
+    const sink = new JsonlTraceSink(path, { reopenCheckMs: 60_000 });
+
+    await sink.append({ n: 1 });
+    await appendFile(path, '{"torn":');
+    await sink.append({ n: 2 });
+    await appendFile(path, '{"whole":3}\n');
+    await sink.append({ n: 4 });
+    await sink.close();
+
+    expect(await readFile(path, "utf8")).toBe('{"n":1}\n{"torn":\n{"n":2}\n{"whole":3}\n{"n":4}\n');
+  });
+
+  it("starts a fresh line when the open file was truncated and refilled with a fragment", async () => {
+    const path = join(dir, "trace.jsonl");
+    const sink = new JsonlTraceSink(path, { reopenCheckMs: 60_000 });
+
+    await sink.append({ n: 1 });
+    await truncate(path, 0);
+    await appendFile(path, '{"to');
+    await sink.append({ n: 2 });
+    await sink.close();
+
+    expect(await readFile(path, "utf8")).toBe('{"to\n{"n":2}\n');
+  });
+
   it("refuses /dev/null and a directory as trace paths, with one warning each", async () => {
     const refusals: string[] = [];
     const devNull = new JsonlTraceSink("/dev/null", { onFirstError: (error) => refusals.push(String(error)) });
@@ -249,15 +294,150 @@ describe("JsonlTraceSink", () => {
     ]);
   });
 
-  it("opens the file for each append, so that a rotated trace is followed by a new file", async () => {
+  it("keeps one descriptor open across appends and closes it once on close", async () => {
+    const files = new ScriptedTraceFiles();
+    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), { openFile: files.open });
+
+    const outcomes = [];
+    for (let n = 1; n <= 5; n++) outcomes.push(await sink.append({ n }));
+    await sink.close();
+
+    expect(outcomes).toEqual([true, true, true, true, true]);
+    expect(files.opens).toBe(1);
+    expect(files.closes).toBe(1);
+    expect(files.content.split("\n")).toHaveLength(6);
+  });
+
+  it("finishes the appends queued before close, in order, and opens the file again for an append after it", async () => {
+    const files = new ScriptedTraceFiles();
+    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), { openFile: files.open });
+
+    const [first, second] = await Promise.all([sink.append({ n: 1 }), sink.append({ n: 2 }), sink.close()]);
+    const closesAfterClose = files.closes;
+    const later = await sink.append({ n: 3 });
+
+    expect([first, second, later]).toEqual([true, true, true]);
+    expect(closesAfterClose).toBe(1);
+    expect(files.opens).toBe(2);
+    expect(files.content).toBe('{"n":1}\n{"n":2}\n{"n":3}\n');
+  });
+
+  it("follows a rotated trace to a new file when it checks the path before every append", async () => {
     const path = join(dir, "trace.jsonl");
-    const sink = new JsonlTraceSink(path);
+    const sink = new JsonlTraceSink(path, { reopenCheckMs: 0 });
 
     await sink.append({ n: 1 });
     await rename(path, `${path}.1`);
     await sink.append({ n: 2 });
+    await sink.append({ n: 3 });
+    await sink.close();
 
     expect(await readFile(`${path}.1`, "utf8")).toBe('{"n":1}\n');
+    expect(await readFile(path, "utf8")).toBe('{"n":2}\n{"n":3}\n');
+  });
+
+  it("creates the trace again on the next append when the file was deleted, however long between path checks", async () => {
+    const path = join(dir, "logs", "trace.jsonl");
+    const sink = new JsonlTraceSink(path, { reopenCheckMs: 60_000 });
+
+    await sink.append({ n: 1 });
+    await rm(join(dir, "logs"), { recursive: true });
+    const outcome = await sink.append({ n: 2 });
+    await sink.close();
+
+    expect(outcome).toBe(true);
     expect(await readFile(path, "utf8")).toBe('{"n":2}\n');
+  });
+
+  it("checks the path at most once per reopenCheckMs and keeps writing to the open file in between", async () => {
+    const path = join(dir, "trace.jsonl");
+    const sink = new JsonlTraceSink(path, { reopenCheckMs: 60_000 });
+
+    await sink.append({ n: 1 });
+    await rename(path, `${path}.1`);
+    await sink.append({ n: 2 });
+    await sink.close();
+
+    expect(await readFile(`${path}.1`, "utf8")).toBe('{"n":1}\n{"n":2}\n');
+  });
+
+  it("checks the path again once reopenCheckMs have passed, and reopens only when it names another file", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const files = new ScriptedTraceFiles();
+      const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), { openFile: files.open, reopenCheckMs: 1_000 });
+
+      await sink.append({ n: 1 });
+      await sink.append({ n: 2 });
+      const checksWithin = files.pathChecks;
+      vi.advanceTimersByTime(1_000);
+      await sink.append({ n: 3 });
+      const opensWhileAtPath = files.opens;
+      files.stillAtPath = false;
+      vi.advanceTimersByTime(1_000);
+      await sink.append({ n: 4 });
+
+      expect(checksWithin).toBe(0);
+      expect(files.pathChecks).toBe(2);
+      expect(opensWhileAtPath).toBe(1);
+      expect(files.opens).toBe(2);
+      expect(files.closes).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("reports a deleted trace whose folder became a file as not written, with one warning", async () => {
+    const folder = join(dir, "traces");
+    const errors: unknown[] = [];
+    const sink = new JsonlTraceSink(join(folder, "trace.jsonl"), { reopenCheckMs: 60_000, onFirstError: (error) => errors.push(error) });
+
+    const before = await sink.append({ n: 1 });
+    await rm(folder, { recursive: true });
+    await writeFile(folder, "not a folder");
+    const after = [await sink.append({ n: 2 }), await sink.append({ n: 3 })];
+
+    expect([before, ...after]).toEqual([true, false, false]);
+    expect(errors).toHaveLength(1);
+  });
+
+  it("opens the file again, without a path check, when the descriptor says the file was deleted", async () => {
+    const files = new ScriptedTraceFiles();
+    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), { openFile: files.open, reopenCheckMs: 60_000 });
+
+    await sink.append({ n: 1 });
+    files.linked = false;
+    const outcome = await sink.append({ n: 2 });
+    files.linked = true;
+
+    expect(outcome).toBe(true);
+    expect(files.pathChecks).toBe(0);
+    expect(files.opens).toBe(2);
+    expect(files.closes).toBe(1);
+  });
+
+  it("opens the file again after a write throws", async () => {
+    const files = new ScriptedTraceFiles([enospc(), "all"]);
+    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), { openFile: files.open, onFirstError: () => {} });
+
+    const outcomes = [await sink.append({ n: 1 }), await sink.append({ n: 2 })];
+
+    expect(outcomes).toEqual([false, true]);
+    expect(files.closes).toBe(1);
+    expect(files.opens).toBe(2);
+  });
+
+  it.each([[-1], [Number.NaN], [Number.POSITIVE_INFINITY], ["1000"]])("refuses reopenCheckMs %s with INVALID_OPTION", (value) => {
+    expect(() => new JsonlTraceSink(join(dir, "trace.jsonl"), { reopenCheckMs: value as number })).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
+  });
+
+  it("lets a process that never closes its sink exit on its own, without a warning when the sink is collected", () => {
+    const path = join(dir, "trace.jsonl");
+    const child = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", UNCLOSED_CHILD, path], { cwd: REPO_ROOT, encoding: "utf8", timeout: 60_000 });
+
+    expect(child.error).toBeUndefined();
+    expect(child.stderr).toBe("");
+    expect(child.status).toBe(0);
+    expect(child.stdout).toBe(`${JSON.stringify({ kept: true, collected: true })}\n`);
   });
 });

@@ -64,7 +64,16 @@ export function lookupResult(evidence: EvidenceBlock[], hints: Partial<LookupRes
 
 /** The context of a trace record for `query`. */
 export function traceContext(query = "how to drain a node", l1Error: string | null = null): TraceContext {
-  return { toolName: "lookup_knowledge", startedAt: 0, durationMs: 1, input: { query, domain: null, limit: 20 }, corpusFingerprint: "fp-1", l1CandidateCount: 3, l1Error };
+  return {
+    toolName: "lookup_knowledge",
+    startedAt: 0,
+    durationMs: 1,
+    input: { query, domain: null, limit: 20 },
+    corpusFingerprint: "fp-1",
+    l1CandidateCount: 3,
+    l1Error,
+    timings: { l0Ms: 0.25, l1Ms: 0.5, mergeMs: 0.125, totalMs: 1 },
+  };
 }
 
 /** A seeded PRNG (mulberry32), so a failing generated case can be replayed by its seed. */

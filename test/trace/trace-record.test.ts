@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CONTENT_PREVIEW_CHARS, preview, toErrorRecord, toTraceRecord, type TraceContext } from "../../src/trace/trace-record.js";
+import { capText } from "../../src/text/cap-text.js";
 import type { LookupResult } from "../../src/types.js";
+import { hostileGenerator } from "./trace-inputs.js";
 
 const LONG = `${"Step one: drain the node. ".repeat(60)}THE-END-MARKER`;
 
@@ -45,6 +47,7 @@ const CONTEXT: TraceContext = {
   corpusFingerprint: "fp-1",
   l1CandidateCount: 3,
   l1Error: null,
+  timings: { l0Ms: 1.23456, l1Ms: 4.5, mergeMs: 0.004, totalMs: 12.3456 },
 };
 
 describe("toTraceRecord", () => {
@@ -62,7 +65,7 @@ describe("toTraceRecord", () => {
       corpus_fingerprint: "fp-1",
     });
     expect(Object.keys(record).sort()).toEqual(
-      ["corpus_fingerprint", "duration_ms", "input", "invocation_id", "retrieval_details", "started_at", "status", "tool_name", "type"].sort(),
+      ["corpus_fingerprint", "duration_ms", "durations_ms", "input", "invocation_id", "retrieval_details", "started_at", "status", "tool_name", "type"].sort(),
     );
   });
 
@@ -93,6 +96,22 @@ describe("toTraceRecord", () => {
     expect(JSON.stringify(toTraceRecord(result(), CONTEXT))).not.toContain("THE-END-MARKER");
   });
 
+  it("records the stage durations in milliseconds, rounded to 0.01 ms", () => {
+    expect(toTraceRecord(result(), CONTEXT).durations_ms).toEqual({ l0: 1.23, l1: 4.5, merge: 0, total: 12.35 });
+  });
+
+  it("records 0 for a stage duration that is negative or not a finite number", () => {
+    const record = toTraceRecord(result(), { ...CONTEXT, timings: { l0Ms: -3, l1Ms: Number.NaN, mergeMs: Number.POSITIVE_INFINITY, totalMs: 2 } });
+
+    expect(record.durations_ms).toEqual({ l0: 0, l1: 0, merge: 0, total: 2 });
+  });
+
+  it("leaves durations out when the context has no timings", () => {
+    const { timings: _timings, ...withoutTimings } = CONTEXT;
+
+    expect(toTraceRecord(result(), withoutTimings)).not.toHaveProperty("durations_ms");
+  });
+
   it("records the L1 error message only when there was one", () => {
     const failed = toTraceRecord(result({ l1Status: "error", fallbackReason: "l1_error" }), { ...CONTEXT, l1Error: "embedder down" });
     const fine = toTraceRecord(result(), CONTEXT);
@@ -106,6 +125,22 @@ describe("toTraceRecord", () => {
 describe("preview", () => {
   it("collapses whitespace and keeps short text whole", () => {
     expect(preview("  a\n\n b\tc  ")).toBe("a b c");
+  });
+
+  it("gives what collapsing the whole text would give, for long and whitespace-heavy text", () => {
+    const { text, int } = hostileGenerator(7);
+    const naive = (value: string, max: number) => capText(value.replace(/\s+/g, " ").trim(), max);
+    const samples = [
+      `${" \n\t ".repeat(5_000)}tail`,
+      `word${" ".repeat(900)}${"x".repeat(300)}`,
+      `${"a \u2028 b\u00a0\u00a0c ".repeat(400)}`,
+      `${"y".repeat(799)}\uD83D\uDE00${"z".repeat(400)}`,
+      ...Array.from({ length: 200 }, () => text(int(1) === 1, 4)),
+    ];
+
+    for (const sample of samples) {
+      for (const max of [1, 5, 200]) expect(preview(sample, max)).toBe(naive(sample, max));
+    }
   });
 
   it("cuts text at the limit with an ellipsis as the last character", () => {

@@ -1,13 +1,18 @@
+import { clock, elapsedMs } from "../elapsed.js";
 import { candidatesToEvidence } from "../evidence.js";
 import { fallbackReasonFor } from "../routes.js";
 import type { RetrievalStateType, RetrievalStateUpdate } from "../state.js";
 
-/** Both layers answered: evidence from L0 and L1 candidates, merged later by source. */
+/** Both layers answered: evidence from L0 and L1 candidates, merged later by source. Its duration counts toward `timings.mergeMs`. */
 export function mergeEvidenceNode(state: RetrievalStateType): RetrievalStateUpdate {
-  return { evidence: [...candidatesToEvidence(state.l0Candidates, "L0"), ...candidatesToEvidence(state.l1Candidates, "L1")] };
+  const started = clock();
+  const evidence = [...candidatesToEvidence(state.l0Candidates, "L0"), ...candidatesToEvidence(state.l1Candidates, "L1")];
+  return { evidence, timings: { mergeMs: elapsedMs(started) } };
 }
 
-/** L1 did not answer: evidence from L0 alone, with the reason recorded. */
+/** L1 did not answer: evidence from L0 alone, with the reason recorded. Its duration counts toward `timings.mergeMs`. */
 export function l0FallbackNode(state: RetrievalStateType): RetrievalStateUpdate {
-  return { evidence: candidatesToEvidence(state.l0Candidates, "L0"), fallbackReason: fallbackReasonFor(state.l1Status) };
+  const started = clock();
+  const evidence = candidatesToEvidence(state.l0Candidates, "L0");
+  return { evidence, fallbackReason: fallbackReasonFor(state.l1Status), timings: { mergeMs: elapsedMs(started) } };
 }

@@ -1,6 +1,8 @@
 import type { TraceSink } from "../../trace/jsonl-trace-sink.js";
+import { toTraceRecord, type ToolInvocationRecord } from "../../trace/trace-record.js";
+import type { LookupTimings } from "../../types.js";
 import type { EvidenceCaps } from "../bound-evidence.js";
-import { toTraceRecord } from "../../trace/trace-record.js";
+import { clock, elapsedMs } from "../elapsed.js";
 import { mergeEvidence } from "../evidence.js";
 import { buildLookupResult } from "../lookup-result.js";
 import type { RelevanceThresholds } from "../relevance.js";
@@ -20,16 +22,38 @@ export interface FinalizeNodeOptions {
   relevance?: RelevanceThresholds;
   /** Caps on the returned corpus text. @default RETRIEVAL_DEFAULTS.evidence */
   evidence?: EvidenceCaps;
-  /** Clock in epoch milliseconds. @default Date.now */
+  /** Clock in epoch milliseconds, for the trace's `duration_ms`. @default Date.now */
   now?: () => number;
 }
 
-/** Dedupes and ranks the evidence, assesses relevance and appends the trace line. */
+/** Appends without failing the lookup: an injected sink may break its never-reject contract, even by throwing. */
+async function appendTrace(sink: TraceSink, record: ToolInvocationRecord): Promise<boolean> {
+  try {
+    return await sink.append(record);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Dedupes and ranks the evidence, assesses relevance and appends the trace line. The result
+ * carries the stage durations (`timings`); the trace line carries them up to its own making.
+ */
 export function createFinalizeNode({ l0Weight, traceSink, toolName, corpusFingerprint, relevance, evidence, now = Date.now }: FinalizeNodeOptions) {
   return async function finalize(state: RetrievalStateType): Promise<RetrievalStateUpdate> {
+    const started = clock();
     const merged = mergeEvidence(state.evidence, { l0Weight, limit: state.limit });
     const draft = buildLookupResult(state, merged, false, { relevance, evidence });
-    if (traceSink === null) return { result: draft };
+    const traceStarted = clock();
+    const stages = {
+      l0Ms: state.timings.l0Ms ?? 0,
+      l1Ms: state.timings.l1Ms ?? 0,
+      mergeMs: (state.timings.mergeMs ?? 0) + elapsedMs(started, traceStarted),
+    };
+    if (traceSink === null) {
+      const timings: LookupTimings = { ...stages, traceMs: 0, totalMs: elapsedMs(state.runStartedAt, traceStarted) };
+      return { result: { ...draft, timings }, timings };
+    }
     const record = toTraceRecord(draft, {
       toolName,
       startedAt: state.startedAt,
@@ -38,11 +62,11 @@ export function createFinalizeNode({ l0Weight, traceSink, toolName, corpusFinger
       corpusFingerprint,
       l1CandidateCount: state.l1Candidates.length,
       l1Error: state.l1Error,
+      timings: { ...stages, totalMs: elapsedMs(state.runStartedAt, traceStarted) },
     });
-    // An injected sink may break its never-reject contract; a trace failure must not fail the lookup.
-    const traceWritten = await Promise.resolve()
-      .then(() => traceSink.append(record))
-      .catch(() => false);
-    return { result: { ...draft, traceWritten } };
+    const traceWritten = await appendTrace(traceSink, record);
+    const finished = clock();
+    const timings: LookupTimings = { ...stages, traceMs: elapsedMs(traceStarted, finished), totalMs: elapsedMs(state.runStartedAt, finished) };
+    return { result: { ...draft, traceWritten, timings }, timings };
   };
 }
