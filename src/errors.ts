@@ -12,6 +12,8 @@ export type LookupKnowledgeErrorCode =
   | "INDEX_MISMATCH"
   /** An index could not be written (full disk, no permission, a folder that is not an index). */
   | "INDEX_WRITE_FAILED"
+  /** The HNSW graph could not be built (its worker thread crashed, ran out of memory or exited). */
+  | "INDEX_BUILD_FAILED"
   /** A trace file cannot be written or read (full disk, a path that is not a regular file). */
   | "TRACE_UNAVAILABLE"
   /** The index was built with custom embeddings that were not passed to `load`. */

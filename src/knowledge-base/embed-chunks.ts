@@ -3,7 +3,8 @@ import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { checkedVector } from "../l1/check-vector.js";
 import { withDeadline } from "../l1/deadline.js";
 import { LsaEmbeddings } from "../l1/embeddings/index.js";
-import { VectorIndex } from "../l1/vector-index.js";
+import { VectorIndexBuilder, type VectorIndex } from "../l1/vector-index.js";
+import { termBagsOf, type TermBags } from "../text/term-bags.js";
 import type { Chunk } from "../types.js";
 import type { KnowledgeBaseOptions } from "./build-options.js";
 import type { EmbedderInfo } from "./manifest.js";
@@ -68,35 +69,165 @@ async function embedBatch(embeddings: EmbeddingsInterface, texts: string[], name
   });
 }
 
-/**
- * Resolves the embeddings (the statistical default when omitted, none when null), embeds every
- * chunk in checked batches and builds the HNSW graph. An empty corpus gets no graph.
- * @throws LookupKnowledgeError naming the batch when the embeddings fail, hang or return garbage; nothing is built then.
- */
-export async function embedChunks(chunks: readonly Chunk[], texts: readonly string[], options: KnowledgeBaseOptions): Promise<DenseParts> {
-  if (options.embeddings === null) return { embeddings: null, vectorIndex: null, embedder: describeEmbedder(null, null) };
-  const progress = options.onProgress ?? (() => {});
-  let embeddings: EmbeddingsInterface;
-  if (options.embeddings === undefined) {
-    progress({ phase: "fit", done: 0, total: 1 });
-    embeddings = LsaEmbeddings.fit(texts, options.lsa);
-    progress({ phase: "fit", done: 1, total: 1 });
-  } else {
-    embeddings = options.embeddings;
-  }
-  if (chunks.length === 0) return { embeddings, vectorIndex: null, embedder: describeEmbedder(embeddings, null) };
+/** A dense build whose graph may still be building (in a worker) when the caller gets it. */
+export interface StartedDenseBuild {
+  embeddings: EmbeddingsInterface | null;
+  embedder: EmbedderInfo;
+  /**
+   * The graph over the chunks, null for no L1 or an empty corpus. Await it: a failure of the
+   * build (see `src/l1/hnsw-worker.ts`) rejects it.
+   */
+  vectorIndex: Promise<VectorIndex | null>;
+}
 
+/** Rows the statistical embedder writes per batch handed to the graph builder. */
+const LSA_BATCH_ROWS = 4096;
+
+/** Lets timers and I/O run between batches of synchronous work. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The graph promise, marked handled so that a failure before the caller awaits it is no crash. */
+function pending(vectorIndex: Promise<VectorIndex | null>): Promise<VectorIndex | null> {
+  vectorIndex.catch(() => undefined);
+  return vectorIndex;
+}
+
+async function startLsaBuild(chunks: readonly Chunk[], texts: readonly string[], options: KnowledgeBaseOptions, given: TermBags | undefined): Promise<StartedDenseBuild> {
+  const progress = options.onProgress ?? (() => {});
+  if (given !== undefined && given.bags.length !== chunks.length) {
+    throw new LookupKnowledgeError("INVALID_OPTION", `embedChunks got ${given.bags.length} term bags for ${chunks.length} chunks; pass termBagsOf(texts) of the same chunks.`);
+  }
+  // One tokenization serves the fit and the embedding.
+  const bags = given ?? termBagsOf(texts);
+  progress({ phase: "fit", done: 0, total: 1 });
+  const embeddings = LsaEmbeddings.fitBags(bags, options.lsa);
+  progress({ phase: "fit", done: 1, total: 1 });
+  const embedder = describeEmbedder(embeddings, null);
+  if (chunks.length === 0) return { embeddings, embedder, vectorIndex: Promise.resolve(null) };
+  const d = embeddings.dimensions;
+  const builder = VectorIndexBuilder.start(d, chunks.length, options.hnsw);
+  try {
+    // Each batch goes to the graph builder while the next one embeds.
+    for (let start = 0; start < chunks.length; start += LSA_BATCH_ROWS) {
+      const end = Math.min(start + LSA_BATCH_ROWS, chunks.length);
+      const batch = new Float32Array((end - start) * d);
+      for (let i = start; i < end; i++) embeddings.embedBagInto(bags.bags[i], bags.terms, batch, (i - start) * d);
+      await builder.add(batch);
+      progress({ phase: "embed", done: end, total: chunks.length });
+      await yieldToEventLoop();
+    }
+  } catch (error) {
+    await builder.abort();
+    throw error;
+  }
+  return { embeddings, embedder: describeEmbedder(embeddings, d), vectorIndex: pending(finishGraph(builder, chunks, progress)) };
+}
+
+async function finishGraph(builder: VectorIndexBuilder, chunks: readonly Chunk[], progress: (event: { phase: "vectors"; done: number; total: number }) => void): Promise<VectorIndex> {
+  progress({ phase: "vectors", done: 0, total: chunks.length });
+  const vectorIndex = await builder.finish(chunks.map((chunk) => chunk.meta.domain));
+  progress({ phase: "vectors", done: chunks.length, total: chunks.length });
+  return vectorIndex;
+}
+
+/**
+ * Embeds `texts` with custom embeddings in checked batches (see {@link embedBatch}), handing each
+ * batch to `take` as one row-major Float32Array. `chunks[i]` is the chunk of `texts[i]`, for
+ * error messages. @returns The vectors' length, or `dimensions` when there are no texts.
+ */
+async function embedInBatches(
+  embeddings: EmbeddingsInterface,
+  texts: readonly string[],
+  chunks: readonly Chunk[],
+  options: Pick<KnowledgeBaseOptions, "embedBatchSize" | "embedTimeoutMs" | "onProgress">,
+  dimensions: number | null,
+  take: (rows: Float32Array, dimensions: number) => Promise<void>,
+): Promise<number | null> {
+  const progress = options.onProgress ?? (() => {});
   const batchSize = options.embedBatchSize ?? DEFAULT_EMBED_BATCH_SIZE;
   const timeoutMs = options.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS;
-  const vectors: number[][] = [];
+  let length = dimensions;
   for (let start = 0, batch = 0; start < texts.length; start += batchSize, batch++) {
     const slice = texts.slice(start, start + batchSize);
-    const dimensions = vectors[0]?.length ?? null;
-    vectors.push(...(await embedBatch(embeddings, slice, batchName(batch, start, slice.length, chunks), timeoutMs, dimensions)));
-    progress({ phase: "embed", done: vectors.length, total: texts.length });
+    const vectors = await embedBatch(embeddings, slice, batchName(batch, start, slice.length, chunks), timeoutMs, length);
+    const d = (length ??= vectors[0].length);
+    const rows = new Float32Array(vectors.length * d);
+    vectors.forEach((vector, i) => rows.set(vector, i * d));
+    await take(rows, d);
+    progress({ phase: "embed", done: start + slice.length, total: texts.length });
   }
-  progress({ phase: "vectors", done: 0, total: chunks.length });
-  const vectorIndex = VectorIndex.build(vectors, chunks.map((chunk) => chunk.meta.domain), options.hnsw);
-  progress({ phase: "vectors", done: chunks.length, total: chunks.length });
-  return { embeddings, vectorIndex, embedder: describeEmbedder(embeddings, vectorIndex.dimensions) };
+  return length;
+}
+
+/**
+ * Embeds `texts` with custom embeddings in checked batches, as a build does, into one row-major
+ * Float32Array (`texts.length × dimensions`): the `add.vectors` of an incremental
+ * `VectorIndex.update`. `chunks[i]` is the chunk of `texts[i]` (error messages name it);
+ * `dimensions`, when known (the index's), is required of every vector.
+ * @throws LookupKnowledgeError `EMBEDDINGS_FAILED`, `EMBEDDINGS_TIMEOUT` or `EMBEDDINGS_INVALID`, naming the batch.
+ */
+export async function embedTexts(
+  embeddings: EmbeddingsInterface,
+  texts: readonly string[],
+  chunks: readonly Chunk[],
+  options: Pick<KnowledgeBaseOptions, "embedBatchSize" | "embedTimeoutMs" | "onProgress">,
+  dimensions: number | null,
+): Promise<Float32Array> {
+  const batches: Float32Array[] = [];
+  const d = await embedInBatches(embeddings, texts, chunks, options, dimensions, async (rows) => void batches.push(rows));
+  const out = new Float32Array(texts.length * (d ?? 0));
+  let at = 0;
+  for (const rows of batches) {
+    out.set(rows, at);
+    at += rows.length;
+  }
+  return out;
+}
+
+async function startCustomBuild(chunks: readonly Chunk[], texts: readonly string[], options: KnowledgeBaseOptions, embeddings: EmbeddingsInterface): Promise<StartedDenseBuild> {
+  if (chunks.length === 0) return { embeddings, embedder: describeEmbedder(embeddings, null), vectorIndex: Promise.resolve(null) };
+  const graph: { builder: VectorIndexBuilder | null } = { builder: null };
+  let dimensions: number | null;
+  try {
+    dimensions = await embedInBatches(embeddings, texts, chunks, options, null, async (rows, d) => {
+      graph.builder ??= VectorIndexBuilder.start(d, chunks.length, options.hnsw);
+      await graph.builder.add(rows);
+    });
+  } catch (error) {
+    await graph.builder?.abort();
+    throw error;
+  }
+  const builder = graph.builder;
+  if (builder === null) throw new LookupKnowledgeError("INVALID_OPTION", `embedChunks got ${texts.length} texts for ${chunks.length} chunks.`);
+  const progress = options.onProgress ?? (() => {});
+  return { embeddings, embedder: describeEmbedder(embeddings, dimensions), vectorIndex: pending(finishGraph(builder, chunks, progress)) };
+}
+
+/**
+ * Resolves the embeddings (the statistical default when omitted, none when null), embeds every
+ * chunk and starts the HNSW graph, returning once every vector is handed over: the graph builds
+ * in a worker thread (from 1,000 chunks) while the caller does other work, such as the keyword
+ * index, and embedding batches flow into it while later ones embed. An empty corpus gets no graph.
+ *
+ * The statistical default is fitted on and embeds from `bags` (`termBagsOf(texts)`, the same
+ * chunks in the same order) without tokenizing again; without them the texts are tokenized once
+ * here. Custom embeddings get the texts through `embedDocuments` in checked batches.
+ * @throws LookupKnowledgeError naming the batch when the embeddings fail, hang or return garbage; nothing is built then.
+ */
+export async function startDenseBuild(chunks: readonly Chunk[], texts: readonly string[], options: KnowledgeBaseOptions, bags?: TermBags): Promise<StartedDenseBuild> {
+  if (options.embeddings === null) return { embeddings: null, embedder: describeEmbedder(null, null), vectorIndex: Promise.resolve(null) };
+  if (options.embeddings === undefined) return startLsaBuild(chunks, texts, options, bags);
+  return startCustomBuild(chunks, texts, options, options.embeddings);
+}
+
+/**
+ * {@link startDenseBuild} awaited to the end: embeddings, the finished graph and the manifest's
+ * description of them.
+ * @throws LookupKnowledgeError naming the batch when the embeddings fail, hang or return garbage; the graph build's failure. Nothing is built then.
+ */
+export async function embedChunks(chunks: readonly Chunk[], texts: readonly string[], options: KnowledgeBaseOptions, bags?: TermBags): Promise<DenseParts> {
+  const started = await startDenseBuild(chunks, texts, options, bags);
+  return { embeddings: started.embeddings, vectorIndex: await started.vectorIndex, embedder: started.embedder };
 }

@@ -1,8 +1,9 @@
-import { mkdtemp, rm, statfs, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, rm, statfs, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { errorMessage } from "../errors.js";
-import { VectorIndex, type VectorIndexOptions } from "../l1/vector-index.js";
+import { errorMessage, LookupKnowledgeError } from "../errors.js";
+import { storedVectorCount, VectorIndex, type VectorIndexOptions } from "../l1/vector-index.js";
+import { decodeVectorLabels, encodeVectorLabels } from "../l1/vector-labels.js";
 import { syncAndRead } from "./durable-fs.js";
 import { INDEX_FILES } from "./index-layout.js";
 
@@ -14,18 +15,24 @@ async function diskFull(path: string): Promise<boolean> {
 }
 
 /**
- * Writes the HNSW graph to `path`, flushes it and reads it back with hnswlib: hnswlib reports no
- * error when the disk fills up under it, so only a read-back tells a whole file from a cut one.
- * Returns the bytes written, for the checksum.
+ * Writes the vector file to `path`: hnswlib's graph followed by the label map (the trailer
+ * documented in `src/l1/vector-labels.ts`), flushes it and checks it: hnswlib reports no error
+ * when the disk fills up under it, so the graph is read back with hnswlib, and the trailer is
+ * compared with what was meant to be written. Returns the bytes written, for the checksum.
  * @throws Error saying the file is incomplete (and that the disk is full, when it is).
  */
-export async function writeVectorFile(vectorIndex: VectorIndex, path: string, domains: readonly (string | undefined)[]): Promise<Buffer> {
-  await vectorIndex.save(path);
-  const bytes = await syncAndRead(path);
+export async function writeVectorFile(vectorIndex: VectorIndex, path: string, _domains: readonly (string | undefined)[]): Promise<Buffer> {
+  const trailer = encodeVectorLabels(vectorIndex.labelMap());
+  let bytes: Buffer;
   try {
-    const reread = await VectorIndex.load(path, vectorIndex.dimensions, domains);
-    if (reread.size !== vectorIndex.size) throw new Error(`it holds ${reread.size} of ${vectorIndex.size} vectors`);
+    await vectorIndex.save(path);
+    const stored = await storedVectorCount(path, vectorIndex.dimensions);
+    if (stored !== vectorIndex.labelCount) throw new Error(`it holds ${stored} of ${vectorIndex.labelCount} vectors`);
+    await appendFile(path, trailer);
+    bytes = await syncAndRead(path);
+    if (!bytes.subarray(bytes.length - trailer.length).equals(trailer)) throw new Error("its label map was cut short");
   } catch (cause) {
+    if (cause instanceof LookupKnowledgeError) throw cause;
     const full = (await diskFull(path)) ? ": no space left on device (ENOSPC)" : "";
     throw new Error(`${INDEX_FILES.vectors} was not written completely${full} (${errorMessage(cause)})`, { cause });
   }
@@ -34,15 +41,19 @@ export async function writeVectorFile(vectorIndex: VectorIndex, path: string, do
 
 /**
  * Hands hnswlib exactly the bytes whose checksum was verified: hnswlib only reads from a path, so
- * they go to a private scratch folder first, never re-read from the index folder that another
- * process may change meanwhile.
+ * the graph goes to a private scratch folder first, never re-read from the index folder that
+ * another process may change meanwhile. The label map is taken from the same bytes and checked
+ * against the chunks (`domains` has one entry per chunk); a file without one (written before
+ * label maps existed) maps label `i` to chunk `i`.
+ * @throws LookupKnowledgeError `INDEX_CORRUPT` when the label map is malformed or does not fit the graph and the chunks.
  */
 export async function loadVerifiedVectors(bytes: Uint8Array, dimensions: number, domains: readonly (string | undefined)[], options: VectorIndexOptions): Promise<VectorIndex> {
+  const { graph, chunkOfLabel } = decodeVectorLabels(bytes);
   const scratch = await mkdtemp(join(tmpdir(), "lookup-knowledge-hnsw-"));
   try {
     const file = join(scratch, INDEX_FILES.vectors);
-    await writeFile(file, bytes, { mode: 0o600 });
-    return await VectorIndex.load(file, dimensions, domains, options);
+    await writeFile(file, graph, { mode: 0o600 });
+    return await VectorIndex.load(file, dimensions, domains, options, chunkOfLabel ?? undefined);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

@@ -14,8 +14,15 @@ export interface LsaModelHeader {
   version: typeof LSA_MODEL_VERSION;
   /** Length of every output vector; the last axis is reserved for text with no known terms. */
   dimensions: number;
-  /** Number of documents the model was fitted on (the `N` of the IDF). */
+  /** Number of documents of the corpus the model was fitted on (the `N` of the IDF). */
   documentCount: number;
+  /**
+   * Number of those documents the SVD was fitted on: all of them when the corpus had at most
+   * `fitOptions.maxFitDocuments`, otherwise an evenly spread, seeded sample of that many (whose
+   * terms make the vocabulary). Absent in models saved before sampling existed, which were fitted
+   * on all `documentCount` documents.
+   */
+  svdDocumentCount?: number;
   /** Vocabulary in projection-row order. */
   terms: string[];
   /** Document frequency of each term, parallel to `terms`; the IDF is derived from it. */
@@ -29,6 +36,8 @@ export interface LsaModelHeader {
     powerIterations: number;
     minDocumentFrequency: number;
     maxVocabulary: number;
+    /** Absent in models saved before sampling existed. */
+    maxFitDocuments?: number;
   };
 }
 
@@ -54,6 +63,10 @@ export function validateLsaModelHeader(header: unknown, projectionBytes: number)
   if (!isCount(dimensions) || dimensions < 1) throw invalidModel(`${PREFIX}: dimensions must be an integer >= 1, got ${JSON.stringify(dimensions)}`);
   const documentCount = h.documentCount;
   if (!isCount(documentCount)) throw invalidModel(`${PREFIX}: documentCount must be a non-negative integer, got ${JSON.stringify(documentCount)}`);
+  const { svdDocumentCount } = h;
+  if (svdDocumentCount !== undefined && (!isCount(svdDocumentCount) || svdDocumentCount > documentCount)) {
+    throw invalidModel(`${PREFIX}: svdDocumentCount must be an integer between 0 and documentCount (${documentCount}), got ${JSON.stringify(svdDocumentCount)}`);
+  }
   const { terms, documentFrequencies, singularValues } = h;
   if (!Array.isArray(terms) || !terms.every((t) => typeof t === "string")) throw invalidModel(`${PREFIX}: terms must be an array of strings`);
   if (new Set(terms).size !== terms.length) throw invalidModel(`${PREFIX}: terms contain duplicates`);

@@ -1,6 +1,6 @@
 import { jacobiEigen } from "./jacobi-eigen.js";
 import { dot, mulberry32, multiply, orthonormalizeRows, randomMatrix, transpose } from "./linear-algebra.js";
-import { multiplySparse, multiplySparseTransposed, type SparseMatrix } from "./sparse-matrix.js";
+import { multiplySparse, transposeSparse, type SparseMatrix } from "./sparse-matrix.js";
 
 /** Options of {@link randomizedSvd}. */
 export interface RandomizedSvdOptions {
@@ -42,14 +42,15 @@ export function randomizedSvd(a: SparseMatrix, options: RandomizedSvdOptions): T
   if (k === 0) return { singularValues, rightVectors };
   const l = Math.min(k + (options.oversampling ?? 10), n, m);
 
+  const at = transposeSparse(a);
   const omega = randomMatrix(m, l, mulberry32(options.seed));
   let basis = orthonormalBasis(multiplySparse(a, omega, l), n, l);
   for (let i = 0; i < options.powerIterations; i++) {
     const q = transpose(basis, l, n);
-    basis = orthonormalBasis(multiplySparse(a, multiplySparseTransposed(a, q, l), l), n, l);
+    basis = orthonormalBasis(multiplySparse(a, multiplySparse(at, q, l), l), n, l);
   }
   const q = transpose(basis, l, n);
-  const image = transpose(multiplySparse(a, multiplySparseTransposed(a, q, l), l), n, l);
+  const image = transpose(multiplySparse(a, multiplySparse(at, q, l), l), n, l);
   const gram = new Float64Array(l * l);
   for (let i = 0; i < l; i++) {
     for (let j = i; j < l; j++) gram[i * l + j] = gram[j * l + i] = dot(basis, i * n, image, j * n, n);
@@ -59,7 +60,7 @@ export function randomizedSvd(a: SparseMatrix, options: RandomizedSvdOptions): T
   const leading = new Float64Array(l * k);
   for (let r = 0; r < l; r++) for (let c = 0; c < k; c++) leading[r * k + c] = vectors[r * l + c];
   const u = multiply(q, leading, n, l, k);
-  const v = multiplySparseTransposed(a, u, k);
+  const v = multiplySparse(at, u, k);
   const largest = Math.sqrt(Math.max(values[0], 0));
   for (let c = 0; c < k; c++) {
     const sigma = Math.sqrt(Math.max(values[c], 0));

@@ -2,7 +2,7 @@
  * A compressed-sparse-row matrix and the two products the randomized SVD needs.
  * Dense operands and results are row-major `Float64Array`s.
  */
-import { axpy } from "./linear-algebra.js";
+import { axpyRows } from "./linear-algebra.js";
 
 /** A sparse vector: parallel arrays of strictly increasing indices and their values. */
 export interface SparseVector {
@@ -45,26 +45,43 @@ export function sparseFromRows(rows: readonly SparseVector[], cols: number): Spa
   return { rows: rows.length, cols, rowStart, columnIndex, values };
 }
 
-/** `A · X` for sparse `A` (`rows × cols`) and dense `X` (`cols × width`); the result is `rows × width`. */
+/**
+ * `A · X` for sparse `A` (`rows × cols`) and dense `X` (`cols × width`); the result is `rows × width`.
+ * Each output element adds its products in stored-entry order (see {@link axpyRows}).
+ */
 export function multiplySparse(a: SparseMatrix, x: Float64Array, width: number): Float64Array {
   const out = new Float64Array(a.rows * width);
-  for (let i = 0; i < a.rows; i++) {
-    const o = i * width;
-    for (let e = a.rowStart[i]; e < a.rowStart[i + 1]; e++) {
-      axpy(a.values[e], x, a.columnIndex[e] * width, out, o, width);
-    }
-  }
+  for (let i = 0; i < a.rows; i++) axpyRows(a.values, a.columnIndex, a.rowStart[i], a.rowStart[i + 1], x, width, out, i * width, width);
   return out;
 }
 
-/** `Aᵀ · Y` for sparse `A` (`rows × cols`) and dense `Y` (`rows × width`); the result is `cols × width`. */
-export function multiplySparseTransposed(a: SparseMatrix, y: Float64Array, width: number): Float64Array {
-  const out = new Float64Array(a.cols * width);
+/**
+ * The transpose of `A` in the same compressed-sparse-row form (`cols × rows`); within each of its
+ * rows the entries keep the order of `A`'s rows, so products with it add in the same order as
+ * products over `A`'s columns.
+ */
+export function transposeSparse(a: SparseMatrix): SparseMatrix {
+  const rowStart = new Int32Array(a.cols + 1);
+  for (let e = 0; e < a.columnIndex.length; e++) rowStart[a.columnIndex[e] + 1]++;
+  for (let c = 0; c < a.cols; c++) rowStart[c + 1] += rowStart[c];
+  const next = rowStart.slice(0, a.cols);
+  const columnIndex = new Int32Array(a.columnIndex.length);
+  const values = new Float64Array(a.columnIndex.length);
   for (let i = 0; i < a.rows; i++) {
-    const y0 = i * width;
     for (let e = a.rowStart[i]; e < a.rowStart[i + 1]; e++) {
-      axpy(a.values[e], y, y0, out, a.columnIndex[e] * width, width);
+      const at = next[a.columnIndex[e]]++;
+      columnIndex[at] = i;
+      values[at] = a.values[e];
     }
   }
-  return out;
+  return { rows: a.cols, cols: a.rows, rowStart, columnIndex, values };
+}
+
+/**
+ * `Aᵀ · Y` for sparse `A` (`rows × cols`) and dense `Y` (`rows × width`); the result is `cols × width`.
+ * Each output element adds its products in row order. Pass `transposed` (from
+ * {@link transposeSparse}) when multiplying by the same matrix more than once.
+ */
+export function multiplySparseTransposed(a: SparseMatrix, y: Float64Array, width: number, transposed: SparseMatrix = transposeSparse(a)): Float64Array {
+  return multiplySparse(transposed, y, width);
 }

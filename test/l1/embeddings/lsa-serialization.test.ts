@@ -24,7 +24,7 @@ describe("LsaEmbeddings serialisation", () => {
     const { header, projection } = model.serialize();
     expect(header).toMatchObject({ kind: "lsa", version: 1, dimensions: 4, documentCount: CORPUS.length });
     expect(projection.byteLength).toBe(header.terms.length * 3 * 4);
-    expect(header.fitOptions).toEqual({ dimensions: 4, seed: 42, powerIterations: 0, minDocumentFrequency: 1, maxVocabulary: 100_000 });
+    expect(header.fitOptions).toEqual({ dimensions: 4, seed: 42, powerIterations: 0, minDocumentFrequency: 1, maxVocabulary: 100_000, maxFitDocuments: 20_000 });
   });
 
   it("rejects a truncated projection buffer and says how many bytes were expected", () => {
