@@ -2,18 +2,20 @@ export { KnowledgeBase } from "./knowledge-base/knowledge-base.js";
 export type { BuildProgress, KnowledgeBaseOptions } from "./knowledge-base/build-options.js";
 export type { SaveOptions, SaveProgress, SaveStep } from "./knowledge-base/save-options.js";
 export { DEFAULT_CORPUS_OPTIONS, type CorpusOptions } from "./corpus/corpus-options.js";
-export type { IndexManifest, IndexSettings, EmbedderInfo } from "./knowledge-base/manifest.js";
-export { createLookupKnowledgeTool, type LookupKnowledgeToolOptions } from "./tool/lookup-knowledge-tool.js";
+export type { IndexManifest, IndexSettings, IndexHistory, EmbedderInfo } from "./knowledge-base/manifest.js";
+export { MAX_DELETED_VECTOR_SHARE, type IndexChanges, type UpdateOptions } from "./knowledge-base/update-index.js";
+export { LARGE_CORPUS_CHUNKS, LARGE_CORPUS_EF_CONSTRUCTION } from "./knowledge-base/resolve-build-options.js";
+export { createLookupKnowledgeTool, type LookupKnowledgeToolExtras, type LookupKnowledgeToolOptions } from "./tool/lookup-knowledge-tool.js";
 export { createLookupKnowledgeSchema, lookupKnowledgeSchema, type LookupKnowledgeInput, DEFAULT_LIMIT, DEFAULT_MAX_LIMIT } from "./tool/schema.js";
 export { formatEvidence } from "./tool/format-evidence.js";
-export { createRetrievalGraph, type RetrievalGraph } from "./graph/retrieval-graph.js";
+export { createRetrievalGraph, type RetrievalGraph, type RetrievalGraphExtras } from "./graph/retrieval-graph.js";
 export { RetrievalState, type RetrievalStateType } from "./graph/state.js";
 export { RELEVANCE_THRESHOLDS, assessRelevance, type RelevanceThresholds } from "./graph/relevance.js";
 export { routeAfterL1, chooseDomainFilter, type AfterL1Route } from "./graph/routes.js";
 export { TOOL_NAME, DEFAULT_TRACE_PATH, type RetrievalOptions, type RetrievalSource } from "./graph/options.js";
 export { RETRIEVAL_DEFAULTS, resolveRetrievalOptions, type RetrievalSettings } from "./graph/resolve-options.js";
-export { LsaEmbeddings, type LsaEmbeddingsOptions } from "./l1/embeddings/index.js";
-export { JsonlTraceSink, type JsonlTraceSinkOptions, type TraceSink } from "./trace/jsonl-trace-sink.js";
+export { LSA_DRIFT_DEFAULTS, LsaEmbeddings, lsaRefitNeeded, type LsaDriftInput, type LsaDriftOptions, type LsaEmbeddingsOptions, type LsaRefitDecision } from "./l1/embeddings/index.js";
+export { DEFAULT_REOPEN_CHECK_MS, JsonlTraceSink, type JsonlTraceSinkOptions, type TraceSink } from "./trace/jsonl-trace-sink.js";
 export { parseTraceText, readTraceFile, type TraceFileContents } from "./trace/read-trace-file.js";
 export { MAX_TRACE_LINE_BYTES, TRACE_FIELD_LIMITS } from "./trace/trace-limits.js";
 export { TRACE_WARNING_CODE } from "./trace/trace-warnings.js";
@@ -29,6 +31,7 @@ export type {
   L0Hints,
   L1Status,
   LookupResult,
+  LookupTimings,
   RelevanceAssessment,
   RetrievalLayer,
   SkippedFile,

@@ -1,5 +1,9 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { LookupKnowledgeError } from "../errors.js";
 import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
+import type { IndexChanges } from "../knowledge-base/update-index.js";
 import { DEFAULT_CORPUS_DIR, DEFAULT_INDEX_DIR } from "./defaults.js";
 import { createProgressBar } from "./progress.js";
 
@@ -16,13 +20,61 @@ export async function buildAndSave(corpusDir: string, outDir: string, log: (line
   return kb;
 }
 
-/** `lookup-knowledge index [--corpus DIR] [--out DIR]` */
+function describeChanges(changes: IndexChanges): string {
+  const files = `${changes.addedFiles.length} added, ${changes.changedFiles.length} changed, ${changes.removedFiles.length} removed, ${changes.unchangedFiles} unchanged files`;
+  const chunks = `${changes.chunksAdded} chunks embedded, ${changes.chunksRemoved} removed, ${changes.chunksKept} kept`;
+  const lsa = changes.lsa === "not-used" ? "" : `; embedder ${changes.lsa}${changes.lsaReason ? ` (${changes.lsaReason})` : ""}`;
+  return `${files}; ${chunks}; vectors ${changes.vectors}${lsa}`;
+}
+
+/**
+ * Updates the index in `outDir` from `corpusDir` in place of a rebuild, when it is an index built
+ * from a corpus folder; returns null when there is none to update (the caller then builds).
+ */
+export async function updateAndSave(corpusDir: string, outDir: string, log: (line: string) => void): Promise<KnowledgeBase | null> {
+  if (!existsSync(join(outDir, "manifest.json"))) return null;
+  let previous: KnowledgeBase;
+  try {
+    previous = await KnowledgeBase.load(outDir);
+  } catch (error) {
+    if (!(error instanceof LookupKnowledgeError)) throw error;
+    log(`lookup-knowledge: rebuilding the index in ${outDir}: ${error.message}`);
+    return null;
+  }
+  const bar = createProgressBar();
+  const started = performance.now();
+  const warn = (message: string) => (bar.done(), log(message));
+  let update: Awaited<ReturnType<KnowledgeBase["update"]>>;
+  try {
+    update = await previous.update({ corpusDir, onProgress: bar.update, onWarning: warn });
+  } catch (error) {
+    bar.done();
+    if (!(error instanceof LookupKnowledgeError) || error.code !== "INVALID_OPTION") throw error;
+    log(`lookup-knowledge: rebuilding the index in ${outDir}: ${error.message}`);
+    return null;
+  }
+  const { knowledgeBase, changes } = update;
+  if (changes.addedFiles.length + changes.changedFiles.length + changes.removedFiles.length === 0) {
+    bar.done();
+    log(`${outDir} is up to date with ${corpusDir}: ${changes.unchangedFiles} files unchanged, nothing saved; fingerprint ${knowledgeBase.fingerprint}.`);
+    return knowledgeBase;
+  }
+  await knowledgeBase.save(outDir, { onProgress: bar.update, onWarning: warn });
+  bar.done();
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  log(`Updated ${outDir} from ${corpusDir} in ${seconds} s: ${describeChanges(changes)}; ${knowledgeBase.chunks.length} chunks, fingerprint ${knowledgeBase.fingerprint}.`);
+  return knowledgeBase;
+}
+
+/** `lookup-knowledge index [--corpus DIR] [--out DIR] [--full]`: updates an existing index incrementally unless `--full`. */
 export async function indexCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { corpus: { type: "string", default: DEFAULT_CORPUS_DIR }, out: { type: "string", default: DEFAULT_INDEX_DIR } },
+    options: { corpus: { type: "string", default: DEFAULT_CORPUS_DIR }, out: { type: "string", default: DEFAULT_INDEX_DIR }, full: { type: "boolean", default: false } },
     strict: true,
   });
-  await buildAndSave(values.corpus, values.out, (line) => process.stderr.write(`${line}\n`));
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  if (!values.full && (await updateAndSave(values.corpus, values.out, log)) !== null) return 0;
+  await buildAndSave(values.corpus, values.out, log);
   return 0;
 }

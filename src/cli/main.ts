@@ -4,7 +4,7 @@ import { indexCommand } from "./index-command.js";
 import { queryCommand } from "./query-command.js";
 
 const USAGE = `Usage:
-  lookup-knowledge index [--corpus DIR] [--out DIR]
+  lookup-knowledge index [--corpus DIR] [--out DIR] [--full]
   lookup-knowledge query "<question>" [--domain D] [--limit N] [--json] [--index DIR] [--corpus DIR]
   lookup-knowledge eval --dataset DIR [--split NAME] [--variants L0,L1,L0+L1] [--out DIR] [--l0-weight W]
 `;

@@ -5,6 +5,7 @@ export type ProgressEvent = BuildProgress | { phase: string; done: number; total
 
 const LABELS: Record<string, string> = {
   load: "reading corpus",
+  tokenize: "tokenizing",
   keyword: "keyword index",
   fit: "fitting embedder",
   embed: "embedding",

@@ -6,7 +6,7 @@ import type { VectorIndexOptions } from "../l1/vector-index.js";
 
 /** A step of index building, for progress bars. */
 export interface BuildProgress {
-  phase: "load" | "keyword" | "fit" | "embed" | "vectors";
+  phase: "load" | "tokenize" | "keyword" | "fit" | "embed" | "vectors";
   done: number;
   total: number;
 }
@@ -22,7 +22,11 @@ export interface KnowledgeBaseOptions {
   lsa?: LsaEmbeddingsOptions;
   /** BM25 parameters of L0 ranking. @default { k1: 0.9, b: 0.4 } */
   bm25?: Bm25Options;
-  /** HNSW graph settings. @default { m: 16, efConstruction: 200, efSearch: 100, randomSeed: 100 } */
+  /**
+   * HNSW graph settings. From 50,000 chunks `efConstruction` defaults to 100 (half the build time,
+   * recall@10 0.918 instead of 0.948 at 100k SciFact chunks) unless given.
+   * @default { m: 16, efConstruction: 200, efSearch: 100, randomSeed: 100 }
+   */
   hnsw?: VectorIndexOptions;
   /** Texts per `embedDocuments` call, an integer from 1. @default 64 */
   embedBatchSize?: number;

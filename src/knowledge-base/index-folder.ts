@@ -1,13 +1,13 @@
 import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
-import { classifyEntry, INDEX_FILES, isGenerationName, writerMarkerName } from "./index-layout.js";
+import { classifyEntry, INDEX_FILES, isGenerationName, LEGACY_DATA_FILES, writerMarkerName } from "./index-layout.js";
 import { INDEX_FORMAT_VERSION } from "./manifest.js";
 
 /** Generations this process is writing now; its own markers of any other generation are stale. */
 const writingHere = new Set<string>();
 /** The data files every flat-layout (format 1) index holds. */
-const LEGACY_CORE = new Set<string>([INDEX_FILES.chunks, INDEX_FILES.keywordIndex, INDEX_FILES.bm25]);
+const LEGACY_CORE = new Set<string>(LEGACY_DATA_FILES.slice(0, 3));
 
 /** True while the save that wrote this marker may still be running. */
 function writerAlive(generation: string, pid: number): boolean {
@@ -40,7 +40,8 @@ async function currentManifest(dir: string): Promise<ManifestState> {
   }
   const ours = fields.format === "lookup-knowledge-index";
   const current = ours && fields.formatVersion === INDEX_FORMAT_VERSION;
-  const generation = current && typeof fields.generation === "string" && isGenerationName(fields.generation) ? fields.generation : null;
+  // The live generation of an older format stays until a save of this format commits.
+  const generation = ours && typeof fields.generation === "string" && isGenerationName(fields.generation) ? fields.generation : null;
   return { found: "read", ours, current, generation };
 }
 

@@ -8,14 +8,21 @@ import { LSA_MODEL_FILE, LSA_PROJECTION_FILE } from "../l1/embeddings/index.js";
  */
 export const INDEX_FILES = {
   manifest: "manifest.json",
-  chunks: "chunks.json",
-  keywordIndex: "keyword-index.json",
-  bm25: "bm25.json",
+  /** Every chunk without its content: deflated JSON. */
+  chunks: "chunks.json.deflate",
+  /** Every chunk's content, deflated one by one (inflated when read). */
+  contents: "contents.bin",
+  /** Corpus files and their content hashes, for incremental re-indexing. */
+  files: "files.json",
+  bm25: "bm25.bin",
   vectors: "vectors.hnsw",
 } as const;
 
 /** Every data file a generation folder may hold; a manifest listing any other name is corrupt. */
-export const DATA_FILES: readonly string[] = [INDEX_FILES.chunks, INDEX_FILES.keywordIndex, INDEX_FILES.bm25, LSA_MODEL_FILE, LSA_PROJECTION_FILE, INDEX_FILES.vectors];
+export const DATA_FILES: readonly string[] = [INDEX_FILES.chunks, INDEX_FILES.contents, INDEX_FILES.files, INDEX_FILES.bm25, LSA_MODEL_FILE, LSA_PROJECTION_FILE, INDEX_FILES.vectors];
+
+/** The data files of the flat layout (format 1), kept at the top of the folder. */
+export const LEGACY_DATA_FILES: readonly string[] = ["chunks.json", "keyword-index.json", "bm25.json", "lsa-model.json", "lsa-projection.f32", "vectors.hnsw"];
 
 /** The manifest a save stages inside its generation folder before renaming it over `manifest.json`. */
 export const STAGED_MANIFEST = "manifest.json.tmp";
@@ -58,7 +65,7 @@ export function classifyEntry(name: string): IndexEntry {
   if (isGenerationName(name)) return { kind: "generation" };
   const writer = WRITER.exec(name);
   if (writer !== null) return { kind: "writer", generation: writer[1], pid: Number(writer[2]) };
-  if (DATA_FILES.includes(name)) return { kind: "legacy-data" };
+  if (LEGACY_DATA_FILES.includes(name)) return { kind: "legacy-data" };
   if (LEGACY_TEMPORARY.test(name)) return { kind: "legacy-temporary" };
   return { kind: "foreign" };
 }

@@ -1,18 +1,24 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { Bm25Stats } from "../l0/bm25.js";
-import type { KeywordIndex } from "../l0/keyword-index.js";
+import type { IndexedFile } from "../corpus/load-corpus.js";
+import type { HintIndex } from "../l0/hint-index.js";
 import type { VectorIndex } from "../l1/vector-index.js";
 import type { Chunk, SkippedFile } from "../types.js";
-import type { IndexSettings } from "./manifest.js";
+import type { IndexHistory, IndexSettings } from "./manifest.js";
 
 /** Everything a knowledge base is made of: what a save writes and a load restores. */
 export interface IndexParts {
   chunks: Chunk[];
   skipped: SkippedFile[];
   fileCount: number;
-  keywordIndex: KeywordIndex;
+  /** The corpus files with their content hashes, for incremental re-indexing; null when built from ready-made chunks. */
+  files: IndexedFile[] | null;
+  hintIndex: HintIndex;
   bm25: Bm25Stats;
   embeddings: EmbeddingsInterface | null;
   vectorIndex: VectorIndex | null;
   settings: IndexSettings;
+  history: IndexHistory;
+  /** {@link fingerprintOf} the chunks and settings: computed by a build or update, read from the manifest by a load. */
+  fingerprint: string;
 }

@@ -8,6 +8,8 @@ import type { IndexParts } from "./index-parts.js";
 import { loadGeneration } from "./load-generation.js";
 import { INDEX_FORMAT_VERSION } from "./manifest.js";
 import type { SaveOptions } from "./save-options.js";
+import { encodeChunkMeta, encodeContents } from "./chunk-store.js";
+import { serializeFiles } from "./files-file.js";
 import { writeVectorFile } from "./vector-file.js";
 import { serializedFile, writeIndexFolder, type IndexFile } from "./write-index-folder.js";
 
@@ -22,10 +24,12 @@ export interface LoadDeps {
 /** The data files of `parts`, in the order a save writes them. */
 function indexFiles(parts: IndexParts): IndexFile[] {
   const files = [
-    serializedFile(INDEX_FILES.chunks, () => JSON.stringify(parts.chunks)),
-    serializedFile(INDEX_FILES.keywordIndex, () => JSON.stringify(parts.keywordIndex.export())),
-    serializedFile(INDEX_FILES.bm25, () => JSON.stringify(parts.bm25.toJSON())),
+    serializedFile(INDEX_FILES.chunks, () => encodeChunkMeta(parts.chunks)),
+    serializedFile(INDEX_FILES.contents, () => encodeContents(parts.chunks)),
+    serializedFile(INDEX_FILES.bm25, () => parts.bm25.encode()),
   ];
+  const { files: indexed } = parts;
+  if (indexed !== null) files.push(serializedFile(INDEX_FILES.files, () => serializeFiles(indexed)));
   const { embeddings, vectorIndex } = parts;
   if (embeddings instanceof LsaEmbeddings) {
     const model = embeddings.serialize();
@@ -58,6 +62,7 @@ export async function saveIndexParts(dir: string, parts: IndexParts, info: { fin
       domains: info.domains,
       skipped: parts.skipped,
       settings: parts.settings,
+      history: parts.history,
       checksums,
     }),
     options,

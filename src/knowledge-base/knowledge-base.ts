@@ -4,16 +4,20 @@ import { loadCorpus } from "../corpus/load-corpus.js";
 import { LookupKnowledgeError } from "../errors.js";
 import type { RetrievalSource } from "../graph/options.js";
 import { Bm25Stats } from "../l0/bm25.js";
-import { KeywordIndex } from "../l0/keyword-index.js";
+import { HintIndex } from "../l0/hint-index.js";
 import { createL0Searcher, type L0Searcher } from "../l0/l0-search.js";
 import { createTermCoverage } from "../l0/term-coverage.js";
+import { LsaEmbeddings } from "../l1/embeddings/index.js";
 import { createL1Searcher, type L1Searcher } from "../l1/l1-search.js";
-import { tokenize, TOKENIZER_VERSION } from "../text/tokenize.js";
+import { termBagsOf } from "../text/term-bags.js";
+import { TOKENIZER_VERSION } from "../text/tokenize.js";
+import type { IndexedFile } from "../corpus/load-corpus.js";
 import type { Chunk, SkippedFile } from "../types.js";
 import type { KnowledgeBaseOptions } from "./build-options.js";
 import { embedChunks } from "./embed-chunks.js";
-import { checkFolder, chunkProblem, resolveBuildOptions } from "./resolve-build-options.js";
-import { fingerprintOf, type IndexSettings } from "./manifest.js";
+import { checkFolder, chunkProblem, resolveBuildOptions, withLargeCorpusDefaults } from "./resolve-build-options.js";
+import { fingerprintOf, type IndexHistory, type IndexSettings } from "./manifest.js";
+import { updateIndexParts, type IndexChanges, type UpdateOptions } from "./update-index.js";
 import { loadIndexParts, saveIndexParts, type IndexParts } from "./index-store.js";
 import type { SaveOptions } from "./save-options.js";
 
@@ -49,7 +53,7 @@ export class KnowledgeBase implements RetrievalSource {
     this.skipped = parts.skipped;
     this.settings = parts.settings;
     this.embeddings = parts.embeddings;
-    this.fingerprint = fingerprintOf(parts.chunks, parts.settings);
+    this.fingerprint = parts.fingerprint;
     this.domains = [...new Set(parts.chunks.flatMap((chunk) => (chunk.meta.domain ? [chunk.meta.domain] : [])))].sort();
     this.l0 = createL0Searcher(parts);
     const { chunks, embeddings, vectorIndex } = parts;
@@ -68,17 +72,17 @@ export class KnowledgeBase implements RetrievalSource {
     const corpus = await loadCorpus(options.corpusDir, options.corpus);
     const warn = options.onWarning ?? (() => {});
     for (const { file, reason } of corpus.skipped) warn(`lookup-knowledge: skipped ${file}: ${reason}`);
-    return KnowledgeBase.fromChunks(corpus.chunks, options, { skipped: corpus.skipped, fileCount: corpus.fileCount });
+    return KnowledgeBase.fromChunks(corpus.chunks, options, { skipped: corpus.skipped, fileCount: corpus.fileCount, files: corpus.files });
   }
 
   /** Indexes ready-made chunks (one per dataset row, for example); each chunk's `source` must be unique. */
   static async fromChunks(
     chunks: Chunk[],
     options: KnowledgeBaseOptions = {},
-    origin: { skipped?: SkippedFile[]; fileCount?: number } = {},
+    origin: { skipped?: SkippedFile[]; fileCount?: number; files?: IndexedFile[] } = {},
   ): Promise<KnowledgeBase> {
     const progress = options.onProgress ?? (() => {});
-    const resolved = resolveBuildOptions(options);
+    const resolved = withLargeCorpusDefaults(resolveBuildOptions(options), options, chunks.length);
     if (!Array.isArray(chunks)) throw new LookupKnowledgeError("INVALID_OPTION", "fromChunks needs an array of chunks.");
     const seen = new Set<string>();
     for (const [i, chunk] of chunks.entries()) {
@@ -88,22 +92,29 @@ export class KnowledgeBase implements RetrievalSource {
       seen.add(chunk.source);
     }
     const texts = chunks.map(chunkSearchText);
+    progress({ phase: "tokenize", done: 0, total: chunks.length });
+    const bags = termBagsOf(texts);
+    progress({ phase: "tokenize", done: chunks.length, total: chunks.length });
     progress({ phase: "keyword", done: 0, total: chunks.length });
-    const keywordIndex = KeywordIndex.build(chunks);
+    const hintIndex = HintIndex.build(chunks);
     const bm25Options = resolved.bm25;
-    const bm25 = Bm25Stats.fromDocuments(texts.map((text) => tokenize(text)), bm25Options);
+    const bm25 = Bm25Stats.fromBags(bags, bm25Options);
     progress({ phase: "keyword", done: chunks.length, total: chunks.length });
-    const { embeddings, vectorIndex, embedder } = await embedChunks(chunks, texts, { ...options, ...resolved });
+    const { embeddings, vectorIndex, embedder } = await embedChunks(chunks, texts, { ...options, ...resolved }, bags);
     const { efSearch: _efSearch, ...hnsw } = resolved.hnsw;
+    const settings: IndexSettings = { tokenizerVersion: TOKENIZER_VERSION, bm25: bm25Options, hnsw, embedder };
     return new KnowledgeBase({
       chunks,
+      fingerprint: fingerprintOf(chunks, settings),
       skipped: origin.skipped ?? [],
       fileCount: origin.fileCount ?? chunks.length,
-      keywordIndex,
+      files: origin.files ?? null,
+      hintIndex,
       bm25,
       embeddings,
       vectorIndex,
-      settings: { tokenizerVersion: TOKENIZER_VERSION, bm25: bm25Options, hnsw, embedder },
+      settings,
+      history: { mode: "full", lsa: embeddings instanceof LsaEmbeddings ? "fitted" : null, changedSinceFit: 0 },
     });
   }
 
@@ -118,6 +129,29 @@ export class KnowledgeBase implements RetrievalSource {
   async save(dir: string, options: SaveOptions = {}): Promise<void> {
     checkFolder("the index folder", dir);
     await saveIndexParts(dir, this.#parts, { fingerprint: this.fingerprint, domains: [...this.domains] }, options);
+  }
+
+  /**
+   * Re-reads the corpus folder this knowledge base was built from and returns the updated
+   * knowledge base, changing only what the edits touch (see `update-index.ts`): unchanged files are
+   * not parsed, unchanged chunks are not tokenized or embedded again, removed ones leave both
+   * layers. L0 answers exactly as a full rebuild would. The indexes are changed in place: use the
+   * returned knowledge base afterwards, not this one. Save it to persist the update.
+   * @throws LookupKnowledgeError `INVALID_OPTION` for a knowledge base built from ready-made chunks;
+   * the embedding errors of a build when new chunks cannot be embedded.
+   * @example
+   * const { knowledgeBase, changes } = await (await KnowledgeBase.load(".index")).update({ corpusDir: "corpus" });
+   * await knowledgeBase.save(".index");
+   */
+  async update(options: UpdateOptions): Promise<{ knowledgeBase: KnowledgeBase; changes: IndexChanges }> {
+    checkFolder("corpusDir", options.corpusDir);
+    const { parts, changes } = await updateIndexParts(this.#parts, options);
+    return { knowledgeBase: new KnowledgeBase(parts), changes };
+  }
+
+  /** How this index came to be: a full build or incremental updates, and the embedder's fit. */
+  get history(): IndexHistory {
+    return this.#parts.history;
   }
 
   /**

@@ -1,31 +1,48 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { errorDetail, indexUnusable, LookupKnowledgeError } from "../errors.js";
-import { Bm25Stats, type Bm25Snapshot } from "../l0/bm25.js";
-import { KeywordIndex, type KeywordIndexSnapshot } from "../l0/keyword-index.js";
+import { Bm25Stats } from "../l0/bm25.js";
+import { HintIndex } from "../l0/hint-index.js";
 import { LSA_MODEL_FILE, LSA_PROJECTION_FILE, LsaEmbeddings, type LsaModelHeader } from "../l1/embeddings/index.js";
 import type { VectorIndex } from "../l1/vector-index.js";
 import { TOKENIZER_VERSION } from "../text/tokenize.js";
+import type { IndexedFile } from "../corpus/load-corpus.js";
 import type { Chunk } from "../types.js";
 import { parseJsonFile, readDataFiles, type ReadBytes } from "./index-files.js";
 import { INDEX_FILES } from "./index-layout.js";
 import type { IndexParts } from "./index-parts.js";
-import { fingerprintOf, type IndexManifest, type IndexSettings } from "./manifest.js";
+import type { IndexManifest, IndexSettings } from "./manifest.js";
+import { attachContents, decodeChunkMeta } from "./chunk-store.js";
+import { checkFiles } from "./files-file.js";
 import { chunkProblem } from "./resolve-build-options.js";
 import { loadVerifiedVectors } from "./vector-file.js";
 
-/** The chunk list, checked in shape, in number and, through the fingerprint, in order. */
+/**
+ * The chunk list, checked in shape and number; contents are attached compressed and inflated
+ * when read. The checksums verified every byte against the manifest, so the fingerprint is the
+ * manifest's (recomputing it would inflate every chunk).
+ */
 function readChunks(dir: string, manifest: IndexManifest, contents: Map<string, Buffer>): Chunk[] {
-  const chunks = parseJsonFile<unknown>(dir, contents, INDEX_FILES.chunks);
+  const metaBytes = contents.get(INDEX_FILES.chunks);
+  const contentBytes = contents.get(INDEX_FILES.contents);
+  if (metaBytes === undefined || contentBytes === undefined) throw indexUnusable(dir, `${INDEX_FILES.chunks} or ${INDEX_FILES.contents} is not listed in the manifest`);
+  let chunks: unknown;
+  try {
+    chunks = decodeChunkMeta(metaBytes);
+  } catch (cause) {
+    throw indexUnusable(dir, `${INDEX_FILES.chunks} ${errorDetail(cause)}`, cause);
+  }
   if (!Array.isArray(chunks) || chunks.length !== manifest.chunkCount) throw indexUnusable(dir, `${INDEX_FILES.chunks} does not match the manifest`);
   for (const [i, chunk] of chunks.entries()) {
+    // The content is attached next; a placeholder lets the shape check run on everything else.
+    if (typeof chunk === "object" && chunk !== null) (chunk as Record<string, unknown>).content = "";
     const problem = chunkProblem(chunk);
     if (problem !== null) throw indexUnusable(dir, `${INDEX_FILES.chunks}: chunk ${i} (numbered from 0) ${problem}`);
   }
-  // Chunk numbers are positions in every index: a reordered list would answer with the wrong text.
-  if (fingerprintOf(chunks as Chunk[], manifest.settings) !== manifest.fingerprint) {
-    throw indexUnusable(dir, `${INDEX_FILES.chunks} does not match the fingerprint in the manifest (chunks changed or reordered)`);
+  try {
+    return attachContents(chunks as Record<string, unknown>[], contentBytes);
+  } catch (cause) {
+    throw indexUnusable(dir, `${INDEX_FILES.contents}: ${errorDetail(cause)}`, cause);
   }
-  return chunks as Chunk[];
 }
 
 function restoreEmbeddings(dir: string, settings: IndexSettings, contents: Map<string, Buffer>, given?: EmbeddingsInterface): EmbeddingsInterface | null {
@@ -68,6 +85,11 @@ async function restoreVectors(dir: string, manifest: IndexManifest, contents: Ma
   return vectorIndex;
 }
 
+/** Lets the vector load, which runs step by step on the event loop, advance between synchronous phases. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Loads the generation a checked manifest names, checking every file before it is parsed. */
 export async function loadGeneration(dir: string, manifest: IndexManifest, options: { embeddings?: EmbeddingsInterface }, read?: ReadBytes): Promise<IndexParts> {
   if (manifest.settings.tokenizerVersion !== TOKENIZER_VERSION) {
@@ -78,17 +100,29 @@ export async function loadGeneration(dir: string, manifest: IndexManifest, optio
   }
   const contents = await readDataFiles(dir, manifest, read);
   const chunks = readChunks(dir, manifest, contents);
-  const keywordSnapshot = parseJsonFile<KeywordIndexSnapshot>(dir, contents, INDEX_FILES.keywordIndex);
-  const bm25Snapshot = parseJsonFile<Bm25Snapshot>(dir, contents, INDEX_FILES.bm25);
-  let keywordIndex: KeywordIndex;
+  const embeddings = restoreEmbeddings(dir, manifest.settings, contents, options.embeddings);
+  // hnswlib reads its graph off the main thread: the keyword layer is decoded meanwhile.
+  const pendingVectors = embeddings !== null && chunks.length > 0 ? restoreVectors(dir, manifest, contents, chunks) : Promise.resolve(null);
+  pendingVectors.catch(() => undefined);
+  await yieldToEventLoop();
+  const bm25Bytes = contents.get(INDEX_FILES.bm25);
+  if (bm25Bytes === undefined) throw indexUnusable(dir, `file ${INDEX_FILES.bm25} is not listed in the manifest`);
   let bm25: Bm25Stats;
   try {
-    keywordIndex = KeywordIndex.import(keywordSnapshot, chunks.length);
-    bm25 = Bm25Stats.fromJSON(bm25Snapshot);
+    bm25 = Bm25Stats.decode(bm25Bytes);
   } catch (cause) {
     throw indexUnusable(dir, `the keyword index does not load (${errorDetail(cause)})`, cause);
   }
-  const embeddings = restoreEmbeddings(dir, manifest.settings, contents, options.embeddings);
-  const vectorIndex = embeddings !== null && chunks.length > 0 ? await restoreVectors(dir, manifest, contents, chunks) : null;
-  return { chunks, skipped: manifest.skipped, fileCount: manifest.fileCount, keywordIndex, bm25, embeddings, vectorIndex, settings: manifest.settings };
+  await yieldToEventLoop();
+  if (bm25.size !== chunks.length) throw indexUnusable(dir, `${INDEX_FILES.bm25} holds ${bm25.size} documents for ${chunks.length} chunks`);
+  let files: IndexedFile[] | null = null;
+  if (contents.has(INDEX_FILES.files)) {
+    const checked = checkFiles(parseJsonFile<unknown>(dir, contents, INDEX_FILES.files), chunks);
+    if (typeof checked === "string") throw indexUnusable(dir, `${INDEX_FILES.files} ${checked}`);
+    files = checked;
+  }
+  await yieldToEventLoop();
+  const hintIndex = HintIndex.build(chunks);
+  const vectorIndex = await pendingVectors;
+  return { chunks, skipped: manifest.skipped, fileCount: manifest.fileCount, files, hintIndex, bm25, embeddings, vectorIndex, settings: manifest.settings, fingerprint: manifest.fingerprint, history: manifest.history ?? { mode: "full", lsa: embeddings instanceof LsaEmbeddings ? "fitted" : null, changedSinceFit: 0 } };
 }

@@ -10,6 +10,7 @@ const isStringList = (value: unknown) => Array.isArray(value) && value.every(isS
 const isSkipList = (value: unknown) => Array.isArray(value) && value.every((entry) => isRecord(entry) && isString(entry.file) && isString(entry.reason));
 const EMBEDDER_KINDS: readonly unknown[] = ["statistical-lsa", "custom", "none"];
 const SHA256 = /^[0-9a-f]{64}$/;
+const LSA_STATES: readonly unknown[] = ["fitted", "kept", "refitted"];
 
 /** Every field of a manifest after `format` and `formatVersion`, parents before their children. */
 const FIELDS: readonly Field[] = [
@@ -33,6 +34,11 @@ const FIELDS: readonly Field[] = [
   ["settings.embedder.kind", (value) => EMBEDDER_KINDS.includes(value), EMBEDDER_KINDS.join(", ")],
   ["settings.embedder.name", (value) => value === undefined || isString(value), "a string"],
   ["settings.embedder.dimensions", (value) => value === null || (isCount(value) && (value as number) > 0), "null or a count from 1"],
+  ["history", (value) => value === undefined || isRecord(value), "an object"],
+  ["history.mode", (value) => value === undefined || value === "full" || value === "incremental", "full or incremental"],
+  ["history.lsa", (value) => value === undefined || value === null || LSA_STATES.includes(value), `null, ${LSA_STATES.join(", ")}`],
+  ["history.changedSinceFit", (value) => value === undefined || isCount(value), "a count"],
+  ["history.lsaReason", (value) => value === undefined || isString(value), "a string"],
   ["checksums", isRecord, "an object of file names and SHA-256 digests"],
 ];
 
@@ -48,6 +54,10 @@ function at(value: unknown, path: string): unknown {
 export function manifestProblem(manifest: unknown): string | null {
   for (const [path, valid, expected] of FIELDS) {
     if (!valid(at(manifest, path))) return `${INDEX_FILES.manifest} has no valid ${path} (expected ${expected})`;
+  }
+  const history = at(manifest, "history");
+  if (isRecord(history) && (history.mode === undefined || history.lsa === undefined || history.changedSinceFit === undefined)) {
+    return `${INDEX_FILES.manifest} has an incomplete history (expected mode, lsa and changedSinceFit)`;
   }
   for (const [name, digest] of Object.entries(at(manifest, "checksums") as Record<string, unknown>)) {
     if (!DATA_FILES.includes(name)) return `${INDEX_FILES.manifest} lists an unknown file name ${JSON.stringify(name)}`;

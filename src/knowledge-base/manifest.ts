@@ -3,9 +3,11 @@ import type { Chunk, SkippedFile } from "../types.js";
 
 /**
  * Version of the saved index layout; a different version must be rebuilt. Version 2 keeps the
- * data files in a generation folder that `manifest.json` names, so that a save swaps indexes atomically.
+ * data files in a generation folder that `manifest.json` names, so that a save swaps indexes atomically;
+ * version 3 stores BM25 postings in binary (`bm25.bin`), keeps no FlexSearch export (the hint index
+ * is rebuilt from the chunks at load) and lists the corpus files with their hashes (`files.json`).
  */
-export const INDEX_FORMAT_VERSION = 2;
+export const INDEX_FORMAT_VERSION = 3;
 
 /** How L1 embeds text: the built-in statistical embedder, a caller's embeddings, or no L1. */
 export interface EmbedderInfo {
@@ -24,6 +26,18 @@ export interface IndexSettings {
   embedder: EmbedderInfo;
 }
 
+/** How the saved index came to be: a full build or incremental updates since, and the embedder's fit. */
+export interface IndexHistory {
+  /** `full`: built from scratch; `incremental`: updated from an earlier index. */
+  mode: "full" | "incremental";
+  /** The statistical embedder: fitted by a full build, kept (new chunks folded in) or refitted by an update; null without it. */
+  lsa: "fitted" | "kept" | "refitted" | null;
+  /** Chunks added, changed or removed since the embedder was fitted (the drift rule's count). */
+  changedSinceFit: number;
+  /** The drift rule's reason for the last keep or refit. */
+  lsaReason?: string;
+}
+
 /** `manifest.json` of a saved index. */
 export interface IndexManifest {
   format: "lookup-knowledge-index";
@@ -38,6 +52,8 @@ export interface IndexManifest {
   domains: string[];
   skipped: SkippedFile[];
   settings: IndexSettings;
+  /** How the index came to be; absent in indexes saved before updates existed. */
+  history?: IndexHistory;
   /** SHA-256 of every data file, checked before anything is parsed. */
   checksums: Record<string, string>;
 }

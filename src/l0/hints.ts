@@ -31,6 +31,14 @@ function titleMatches(queryTerms: ReadonlySet<string>, terms: readonly string[])
 }
 
 /**
+ * True when a phrase of a short field counts as matched by the query: a title by
+ * {@link TITLE_COVERAGE}, any other phrase when the query holds all of its terms.
+ */
+export function phraseMatches(field: "title" | "keyword" | "alias" | "entity" | "domain", queryTerms: ReadonlySet<string>, terms: readonly string[]): boolean {
+  return field === "title" ? titleMatches(queryTerms, terms) : containsPhrase(queryTerms, terms);
+}
+
+/**
  * Checks which short fields of a chunk the query matched as whole phrases. FlexSearch reports
  * single-term hits; a keyword such as "access review" only counts when both terms are in the query.
  */
@@ -70,9 +78,23 @@ export const DOMAIN_HINT_STRENGTH = 2;
 /** In how many domains the corpus mentions a phrase (all its terms in one chunk, body included). */
 export type PhraseSpread = (phrase: string) => number;
 
+/** The common entries of two ascending lists. */
+function intersectSorted(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
+  const out: number[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] === b[j]) {
+      out.push(a[i]);
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
+    else j++;
+  }
+  return out;
+}
+
 /**
  * Counts, per phrase, the distinct domains of the chunks that contain all of its terms; memoised.
- * `documentsWith` lists the chunks containing a term (the BM25 postings).
+ * `documentsWith` lists the chunks containing a term, ascending (the BM25 postings).
  */
 export function createPhraseSpread(chunks: readonly Chunk[], termsOf: PhraseTerms, documentsWith: (term: string) => ArrayLike<number>): PhraseSpread {
   const cache = new Map<string, number>();
@@ -82,12 +104,9 @@ export function createPhraseSpread(chunks: readonly Chunk[], termsOf: PhraseTerm
     const [first, ...rest] = termsOf(phrase);
     const domains = new Set<string>();
     if (first !== undefined) {
-      let ids = Array.from(documentsWith(first));
-      for (const term of rest) {
-        const next = new Set(Array.from(documentsWith(term)));
-        ids = ids.filter((id) => next.has(id));
-      }
-      for (const id of ids) domains.add(chunks[id].meta.domain ?? "");
+      let ids: ArrayLike<number> = documentsWith(first);
+      for (const term of rest) ids = intersectSorted(ids, documentsWith(term));
+      for (let i = 0; i < ids.length; i++) domains.add(chunks[ids[i]].meta.domain ?? "");
     }
     cache.set(phrase, (spread = domains.size));
     return spread;

@@ -1,8 +1,8 @@
 import { tokenize } from "../text/tokenize.js";
 import type { Candidate, Chunk, L0Hints } from "../types.js";
 import type { Bm25Stats } from "./bm25.js";
-import { collectHints, createPhraseSpread, hintReasons, matchHintFields, type HintMatch } from "./hints.js";
-import type { FieldMatches, KeywordIndex } from "./keyword-index.js";
+import type { HintField, HintIndex } from "./hint-index.js";
+import { collectHints, createPhraseSpread, hasHint, hintReasons, matchHintFields, phraseMatches, type HintMatch } from "./hints.js";
 import { createTermCoverage } from "./term-coverage.js";
 
 /** What L0 found for one query: hint data and BM25-ranked candidates. */
@@ -27,30 +27,19 @@ export interface L0Searcher {
 /** Collaborators of {@link createL0Searcher}. */
 export interface L0SearcherDeps {
   chunks: readonly Chunk[];
-  keywordIndex: KeywordIndex;
+  hintIndex: HintIndex;
   bm25: Bm25Stats;
 }
 
-type Fields = FieldMatches extends Map<number, infer F> ? F : never;
-
 /**
- * A short field can only be a hint when FlexSearch saw a query term in it (the body never is
- * one); a title needs two of its terms, or its only term, before it is worth checking.
- */
-function mayHint(fields: Fields, titleTerms: () => number): boolean {
-  for (const [field, terms] of fields) {
-    if (field === "body") continue;
-    if (field !== "title" || terms.size >= 2 || titleTerms() <= 1) return true;
-  }
-  return false;
-}
-
-/**
- * L0: FlexSearch finds every chunk that shares a term with the query, field by field; the short
- * fields become hints; BM25 ranks the candidates. Hit reasons and coverage are worked out for
+ * L0: BM25 top-k by pruned retrieval over the postings ranks the candidates; FlexSearch over the
+ * short fields' distinct phrases finds the files whose title, keywords, aliases, entities or
+ * domain the query names, which become the hints. Both cost what the query's terms cost, not
+ * what the corpus holds. Chunks that only a hint field matched (BM25 0) fill up the candidate
+ * list behind every scored chunk, in chunk order. Hit reasons and coverage are worked out for
  * the kept candidates only.
  */
-export function createL0Searcher({ chunks, keywordIndex, bm25 }: L0SearcherDeps): L0Searcher {
+export function createL0Searcher({ chunks, hintIndex, bm25 }: L0SearcherDeps): L0Searcher {
   const coverage = createTermCoverage(bm25);
   const phraseCache = new Map<string, readonly string[]>();
   const termsOf = (phrase: string) => {
@@ -59,44 +48,50 @@ export function createL0Searcher({ chunks, keywordIndex, bm25 }: L0SearcherDeps)
     return terms;
   };
   const spread = createPhraseSpread(chunks, termsOf, (term) => bm25.documentsWith(term));
+  const chunksOfFile = new Map<string, number[]>();
+  chunks.forEach((chunk, id) => {
+    const list = chunksOfFile.get(chunk.file);
+    if (list) list.push(id);
+    else chunksOfFile.set(chunk.file, [id]);
+  });
 
   return {
     search(query, { domain, limit }) {
       const queryTerms = tokenize(query);
       const distinct = new Set(queryTerms);
-      const matches = keywordIndex.match(query);
-      if (domain !== null) for (const id of matches.keys()) if (chunks[id].meta.domain !== domain) matches.delete(id);
-      const scores = bm25.score(queryTerms, matches.keys());
+      const inDomain = (id: number) => domain === null || chunks[id].meta.domain === domain;
 
-      const hintMatches = new Map<number, HintMatch>();
-      // Title and frontmatter belong to the file, so every chunk of a file matches them alike.
-      const byFile = new Map<string, HintMatch>();
-      for (const [id, fields] of matches) {
-        const chunk = chunks[id];
-        if (!mayHint(fields, () => termsOf(chunk.title ?? "").length)) continue;
-        let match = byFile.get(chunk.file);
-        if (!match) byFile.set(chunk.file, (match = matchHintFields(distinct, chunk, termsOf)));
-        hintMatches.set(id, match);
+      // Title and frontmatter belong to the file, so its first chunk speaks for all of them.
+      const fileMatches: { chunk: Chunk; file: string; match: HintMatch }[] = [];
+      const matches = (field: HintField, phrase: string) => phraseMatches(field, distinct, termsOf(phrase));
+      const files = hintIndex.matchingFiles(query, matches, (file) => inDomain(chunksOfFile.get(file)?.[0] ?? -1));
+      for (const file of files) {
+        const first = chunksOfFile.get(file)?.[0];
+        if (first === undefined) continue;
+        const match = matchHintFields(distinct, chunks[first], termsOf);
+        if (hasHint(match)) fileMatches.push({ chunk: chunks[first], file, match });
       }
 
-      const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);
-      const candidates = ranked.map(([id, score]): Candidate => {
-        const fields: Fields = matches.get(id) ?? new Map();
-        const bodyTerms = [...(fields.get("body") ?? [])];
-        const match = hintMatches.get(id);
+      const ranked: { id: number; score: number }[] = bm25.topK(queryTerms, limit, domain === null ? undefined : inDomain);
+      if (ranked.length < limit && fileMatches.length > 0) {
+        const taken = new Set(ranked.map(({ id }) => id));
+        const unscored = fileMatches.flatMap(({ file }) => chunksOfFile.get(file) ?? []).filter((id) => !taken.has(id) && inDomain(id));
+        for (const id of [...new Set(unscored)].sort((a, b) => a - b).slice(0, limit - ranked.length)) ranked.push({ id, score: 0 });
+      }
+      const hintOfFile = new Map(fileMatches.map(({ file, match }) => [file, match]));
+      const candidates = ranked.map(({ id, score }): Candidate => {
+        const chunk = chunks[id];
+        const match = hintOfFile.get(chunk.file) ?? matchHintFields(distinct, chunk, termsOf);
+        const bodyTerms = [...distinct].filter((term) => bm25.contains(id, term));
         return {
           id,
-          chunk: chunks[id],
+          chunk,
           score,
           coverage: coverage(queryTerms, id),
-          hitReasons: [
-            ...(match ? hintReasons(match) : []),
-            ...(bodyTerms.length > 0 ? [`L0:body:${bodyTerms.join(",")}`] : []),
-            `L0:bm25:${score.toFixed(2)}`,
-          ],
+          hitReasons: [...(hasHint(match) ? hintReasons(match) : []), ...(bodyTerms.length > 0 ? [`L0:body:${bodyTerms.join(",")}`] : []), `L0:bm25:${score.toFixed(2)}`],
         };
       });
-      const hints = collectHints([...hintMatches].map(([id, match]) => ({ chunk: chunks[id], match })), spread);
+      const hints = collectHints(fileMatches, spread);
       return { hints, candidates };
     },
   };

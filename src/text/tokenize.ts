@@ -21,7 +21,24 @@ export interface TokenizeOptions {
  */
 export const TOKENIZER_VERSION = 1;
 
+const ASCII = /^[\x00-\x7f]*$/;
+/** {@link WORD} on lower-cased ASCII text, where letters and digits are just these (and ’ cannot occur). */
+const ASCII_WORD = /[a-z0-9]+(?:'[a-z]+)?/g;
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+
+/** Stems already computed: a corpus repeats its words, and stemming is most of tokenizing. */
+const STEMS = new Map<string, string>();
+/** Past this many words the memo starts over, so that memory stays bounded on any input. */
+const MAX_MEMOISED_STEMS = 200_000;
+
+function memoisedStem(word: string): string {
+  let stemmed = STEMS.get(word);
+  if (stemmed === undefined) {
+    if (STEMS.size >= MAX_MEMOISED_STEMS) STEMS.clear();
+    STEMS.set(word, (stemmed = stem(word)));
+  }
+  return stemmed;
+}
 
 /**
  * Splits text into normalised terms: lower-cased, accents folded, possessives
@@ -32,13 +49,16 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 export function tokenize(text: string, options: TokenizeOptions = {}): string[] {
   const removeStopwords = options.removeStopwords ?? true;
   const doStem = options.stem ?? true;
-  const folded = text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+  // ASCII text has nothing to decompose or fold: skip the two whole-text passes.
+  const ascii = ASCII.test(text);
+  const folded = (ascii ? text : text.normalize("NFKD").replace(/\p{M}+/gu, "")).toLowerCase();
   const out: string[] = [];
-  for (const match of folded.matchAll(WORD)) {
-    let word = match[0].replace(/['’]s$/u, "").replace(/['’]/gu, "");
+  for (const match of folded.matchAll(ascii ? ASCII_WORD : WORD)) {
+    let word = match[0];
+    if (word.includes("'") || word.includes("’")) word = word.replace(/['’]s$/u, "").replace(/['’]/gu, "");
     if (word.length === 0) continue;
     if (removeStopwords && ENGLISH_STOPWORDS.has(word)) continue;
-    if (doStem) word = stem(word);
+    if (doStem) word = memoisedStem(word);
     out.push(word);
   }
   return out;

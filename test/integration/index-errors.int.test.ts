@@ -2,12 +2,13 @@ import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KnowledgeBase, type Chunk, type IndexManifest } from "../../src/index.js";
-import { fingerprintOf } from "../../src/knowledge-base/manifest.js";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { KnowledgeBase, type IndexManifest } from "../../src/index.js";
 import { VectorIndex } from "../../src/l1/vector-index.js";
 import { createTempDirs, expectLookupError, KB_DIR } from "./helpers/integration-fixtures.js";
 
 const ADVICE = "lookup-knowledge index";
+const CHUNKS = "chunks.json.deflate";
 const GARBAGE = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) % 256));
 
 /** A manifest as parsed JSON, to be damaged field by field. */
@@ -41,29 +42,26 @@ async function replaceWithValidChecksum(dir: string, name: string, data: Buffer 
   });
 }
 
-/** Rewrites chunks.json with a valid checksum and, unlike an accident, a matching fingerprint. */
-async function replaceChunksWithValidFingerprint(dir: string, chunks: unknown[]): Promise<void> {
-  await replaceWithValidChecksum(dir, "chunks.json", JSON.stringify(chunks));
-  await editManifest(dir, (manifest) => {
-    manifest.fingerprint = fingerprintOf(chunks as Chunk[], manifest.settings as unknown as IndexManifest["settings"]);
-  });
+/** Rewrites the chunk list (deflated JSON) behind a valid checksum, so that its shape reaches the checks. */
+async function replaceChunks(dir: string, chunks: unknown[]): Promise<void> {
+  await replaceWithValidChecksum(dir, CHUNKS, deflateRawSync(Buffer.from(JSON.stringify(chunks))));
 }
 
 async function savedChunks(dir: string): Promise<Record<string, unknown>[]> {
-  return JSON.parse(await readFile(await dataPath(dir, "chunks.json"), "utf8")) as Record<string, unknown>[];
+  return JSON.parse(inflateRawSync(await readFile(await dataPath(dir, CHUNKS))).toString("utf8")) as Record<string, unknown>[];
 }
 
 /** Ways to damage a saved index, and what the error must name; each must end in INDEX_CORRUPT. */
 const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
   ["vectors.hnsw overwritten with garbage bytes", async (dir) => writeFile(await dataPath(dir, "vectors.hnsw"), GARBAGE), /vectors\.hnsw is corrupted/],
   [
-    "chunks.json truncated",
+    "chunks.json.deflate truncated",
     async (dir) => {
-      const file = await dataPath(dir, "chunks.json");
-      const text = await readFile(file, "utf8");
-      await writeFile(file, text.slice(0, Math.floor(text.length / 2)));
+      const file = await dataPath(dir, CHUNKS);
+      const bytes = await readFile(file);
+      await writeFile(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
     },
-    /chunks\.json is corrupted/,
+    /chunks\.json\.deflate is corrupted/,
   ],
   ["manifest.json replaced by garbage", (dir) => writeFile(join(dir, "manifest.json"), GARBAGE), /manifest\.json is not valid JSON/],
   [
@@ -71,7 +69,7 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
     (dir) => writeFile(join(dir, "manifest.json"), JSON.stringify({ format: "something-else", formatVersion: 1 })),
     /not a version \d+ lookup-knowledge index/,
   ],
-  ["keyword-index.json deleted", async (dir) => rm(await dataPath(dir, "keyword-index.json")), /keyword-index\.json is missing/],
+  ["bm25.bin deleted", async (dir) => rm(await dataPath(dir, "bm25.bin")), /bm25\.bin is missing/],
   ["vectors.hnsw garbage behind an updated checksum (reaches hnswlib)", (dir) => replaceWithValidChecksum(dir, "vectors.hnsw", GARBAGE), /vector index does not load/],
   [
     "vectors.hnsw truncated behind an updated checksum (reaches hnswlib)",
@@ -79,11 +77,11 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
     /vector index does not load/,
   ],
   [
-    "chunks.json truncated behind an updated checksum (reaches JSON.parse)",
-    async (dir) => replaceWithValidChecksum(dir, "chunks.json", (await readFile(await dataPath(dir, "chunks.json"), "utf8")).slice(0, 500)),
-    /chunks\.json is not valid JSON/,
+    "chunks.json.deflate cut short behind an updated checksum (reaches the inflater)",
+    async (dir) => replaceWithValidChecksum(dir, CHUNKS, (await readFile(await dataPath(dir, CHUNKS))).subarray(0, 500)),
+    /chunks\.json\.deflate chunk list does not inflate to JSON/,
   ],
-  ["chunks.json holding fewer chunks than the manifest", (dir) => replaceWithValidChecksum(dir, "chunks.json", "[]"), /does not match the manifest/],
+  ["chunks.json.deflate holding fewer chunks than the manifest", (dir) => replaceChunks(dir, []), /does not match the manifest/],
   [
     "vectors.hnsw of another corpus (fewer vectors) behind an updated checksum",
     async (dir) => {
@@ -107,7 +105,7 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
   ["manifest.json with a skipped entry without a reason", (dir) => editManifest(dir, (m) => (m.skipped = [{ file: "a.md" }])), /skipped/],
   ["manifest.json without a fingerprint", (dir) => editManifest(dir, (m) => delete m.fingerprint), /fingerprint/],
   ["manifest.json with checksums a list", (dir) => editManifest(dir, (m) => (m.checksums = [] as unknown as Record<string, unknown>)), /checksums/],
-  ["manifest.json with a checksum that is not a SHA-256", (dir) => editManifest(dir, (m) => (m.checksums["bm25.json"] = 42)), /checksum.*bm25\.json/],
+  ["manifest.json with a checksum that is not a SHA-256", (dir) => editManifest(dir, (m) => (m.checksums["bm25.bin"] = 42)), /checksum.*bm25\.bin/],
   // Names the manifest lists: only the store's own, inside the folder.
   ["manifest.json without a generation folder", (dir) => editManifest(dir, (m) => delete m.generation), /generation/],
   ["manifest.json naming a generation folder outside the index (../)", (dir) => editManifest(dir, (m) => (m.generation = "../elsewhere")), /generation/],
@@ -117,54 +115,59 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
   ["manifest.json listing ..", (dir) => editManifest(dir, (m) => (m.checksums[".."] = sha256(""))), /unknown file/],
   // The chunk list: order and shape.
   [
-    "chunks.json reordered behind an updated checksum (chunk numbers are positions in every index)",
-    async (dir) => replaceWithValidChecksum(dir, "chunks.json", JSON.stringify((await savedChunks(dir)).reverse())),
-    /chunks\.json does not match the fingerprint/,
-  ],
-  [
-    "chunks.json with one chunk's text changed behind an updated checksum",
+    "contents.bin truncated behind an updated checksum",
     async (dir) => {
-      const chunks = await savedChunks(dir);
-      chunks[0] = { ...chunks[0], content: "something else entirely" };
-      await replaceWithValidChecksum(dir, "chunks.json", JSON.stringify(chunks));
+      const bytes = await readFile(await dataPath(dir, "contents.bin"));
+      await replaceWithValidChecksum(dir, "contents.bin", bytes.subarray(0, bytes.length - 10));
     },
-    /chunks\.json does not match the fingerprint/,
+    /contents\.bin: chunk contents do not fill the file/,
   ],
   [
-    "chunks.json with a chunk without meta, behind a valid checksum and fingerprint",
+    "contents.bin of another chunk count behind an updated checksum",
+    async (dir) => {
+      const bytes = await readFile(await dataPath(dir, "contents.bin"));
+      const header = bytes.subarray(4, 4 + bytes.readUInt32LE(0)).toString("utf8").replace(/"count":\d+/, '"count":1');
+      const head = Buffer.alloc(4);
+      head.writeUInt32LE(Buffer.byteLength(header));
+      await replaceWithValidChecksum(dir, "contents.bin", Buffer.concat([head, Buffer.from(header), bytes.subarray(4 + bytes.readUInt32LE(0))]));
+    },
+    /contents\.bin: chunk contents are not version 1 contents of \d+ chunks/,
+  ],
+  [
+    "chunks.json.deflate with a chunk without meta, behind a valid checksum",
     async (dir) => {
       const chunks = await savedChunks(dir);
       delete chunks[3].meta;
-      await replaceChunksWithValidFingerprint(dir, chunks);
+      await replaceChunks(dir, chunks);
     },
-    /chunks\.json: chunk 3 .*meta/,
+    /chunks\.json\.deflate: chunk 3 .*meta/,
   ],
   [
-    "chunks.json with a breadcrumb that is a string, behind a valid checksum and fingerprint",
+    "chunks.json.deflate with a breadcrumb that is a string, behind a valid checksum",
     async (dir) => {
       const chunks = await savedChunks(dir);
       chunks[1].breadcrumb = "Access > Keys";
-      await replaceChunksWithValidFingerprint(dir, chunks);
+      await replaceChunks(dir, chunks);
     },
-    /chunks\.json: chunk 1 .*breadcrumb/,
+    /chunks\.json\.deflate: chunk 1 .*breadcrumb/,
   ],
   [
-    "chunks.json with meta.keywords not a list, behind a valid checksum and fingerprint",
+    "chunks.json.deflate with meta.keywords not a list, behind a valid checksum",
     async (dir) => {
       const chunks = await savedChunks(dir);
       (chunks[0].meta as Record<string, unknown>).keywords = "api key";
-      await replaceChunksWithValidFingerprint(dir, chunks);
+      await replaceChunks(dir, chunks);
     },
-    /chunks\.json: chunk 0 .*meta\.keywords/,
+    /chunks\.json\.deflate: chunk 0 .*meta\.keywords/,
   ],
   [
-    "chunks.json with a numeric source, behind a valid checksum and fingerprint",
+    "chunks.json.deflate with a numeric source, behind a valid checksum",
     async (dir) => {
       const chunks = await savedChunks(dir);
       chunks[2].source = 7;
-      await replaceChunksWithValidFingerprint(dir, chunks);
+      await replaceChunks(dir, chunks);
     },
-    /chunks\.json: chunk 2 .*source/,
+    /chunks\.json\.deflate: chunk 2 .*source/,
   ],
 ];
 

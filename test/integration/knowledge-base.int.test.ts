@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { LEGACY_DATA_FILES } from "../../src/knowledge-base/index-layout.js";
 import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -186,7 +187,9 @@ describe("KnowledgeBase.save into a folder", () => {
     const generation = await generationOf(flat);
     const manifest = JSON.parse(await readFile(join(flat, "manifest.json"), "utf8")) as Record<string, unknown>;
     const names = await readdir(join(flat, generation));
-    for (const name of names) await cp(join(flat, generation, name), join(dir, name));
+    // The flat layout held these names at the top of the folder.
+    for (const name of names) if (LEGACY_DATA_FILES.includes(name)) await cp(join(flat, generation, name), join(dir, name));
+    for (const name of ["keyword-index.json", "bm25.json"]) await writeFile(join(dir, name), "{}");
     delete manifest.generation;
     await writeFile(join(dir, "manifest.json"), JSON.stringify({ ...manifest, formatVersion: 1 }));
     await other.save(dir);
@@ -235,9 +238,10 @@ describe("KnowledgeBase.save into a folder", () => {
     const removedOld = labels.indexOf("remove");
     expect(labels.filter((label) => label !== "remove")).toEqual([
       "collect",
-      "write:chunks.json",
-      "write:keyword-index.json",
-      "write:bm25.json",
+      "write:chunks.json.deflate",
+      "write:contents.bin",
+      "write:bm25.bin",
+      "write:files.json",
       "write:lsa-model.json",
       "write:lsa-projection.f32",
       "write:vectors.hnsw",

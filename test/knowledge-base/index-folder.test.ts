@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { INDEX_FORMAT_VERSION } from "../../src/knowledge-base/manifest.js";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,7 +18,7 @@ function deadPid(): number {
   return pid;
 }
 
-async function manifestNaming(dir: string, generation: string, formatVersion = 2): Promise<void> {
+async function manifestNaming(dir: string, generation: string, formatVersion = INDEX_FORMAT_VERSION): Promise<void> {
   await writeFile(join(dir, "manifest.json"), JSON.stringify({ format: "lookup-knowledge-index", formatVersion, generation }));
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyEntry, DATA_FILES, isGenerationName, newGenerationName, writerMarkerName } from "../../src/knowledge-base/index-layout.js";
+import { classifyEntry, LEGACY_DATA_FILES, isGenerationName, newGenerationName, writerMarkerName } from "../../src/knowledge-base/index-layout.js";
 
 describe("the names of an index folder", () => {
   it("makes random generation names that match the generation pattern", () => {
@@ -31,7 +31,7 @@ describe("the names of an index folder", () => {
   });
 
   it("knows the data files and the flat layout's temporaries, and nothing that merely looks like them", () => {
-    for (const name of DATA_FILES) expect(classifyEntry(name), name).toEqual({ kind: "legacy-data" });
+    for (const name of LEGACY_DATA_FILES) expect(classifyEntry(name), name).toEqual({ kind: "legacy-data" });
     expect(classifyEntry("manifest.json")).toEqual({ kind: "manifest" });
     expect(classifyEntry("chunks.json.4242.tmp")).toEqual({ kind: "legacy-temporary" });
     expect(classifyEntry("manifest.json.17.tmp")).toEqual({ kind: "legacy-temporary" });

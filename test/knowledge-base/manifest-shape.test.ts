@@ -6,7 +6,7 @@ const DIGEST = "a".repeat(64);
 function manifest(): Record<string, unknown> {
   return {
     format: "lookup-knowledge-index",
-    formatVersion: 2,
+    formatVersion: 3,
     generation: "gen-0123456789abcdef",
     createdAt: "2026-12-01T00:00:00.000Z",
     fingerprint: "sha256:0123456789abcdef",
@@ -20,7 +20,7 @@ function manifest(): Record<string, unknown> {
       hnsw: { m: 16, efConstruction: 200, randomSeed: 100 },
       embedder: { kind: "statistical-lsa", dimensions: 64 },
     },
-    checksums: { "chunks.json": DIGEST, "keyword-index.json": DIGEST, "bm25.json": DIGEST, "vectors.hnsw": DIGEST },
+    checksums: { "chunks.json.deflate": DIGEST, "contents.bin": DIGEST, "files.json": DIGEST, "bm25.bin": DIGEST, "vectors.hnsw": DIGEST },
   };
 }
 
@@ -78,6 +78,6 @@ describe("manifestProblem", () => {
   );
 
   it.each([42, "A".repeat(64), "a".repeat(63), null])("refuses the checksum %j", (digest) => {
-    expect(manifestProblem(withField("checksums", { "bm25.json": digest }))).toBe("manifest.json has an invalid checksum for bm25.json");
+    expect(manifestProblem(withField("checksums", { "bm25.bin": digest }))).toBe("manifest.json has an invalid checksum for bm25.bin");
   });
 });

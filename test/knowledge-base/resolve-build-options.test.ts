@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunkProblem, resolveBuildOptions } from "../../src/knowledge-base/resolve-build-options.js";
+import { chunkProblem, resolveBuildOptions, LARGE_CORPUS_CHUNKS, LARGE_CORPUS_EF_CONSTRUCTION, withLargeCorpusDefaults } from "../../src/knowledge-base/resolve-build-options.js";
 import { makeChunk } from "../helpers/retrieval-fakes.js";
 
 describe("resolveBuildOptions", () => {
@@ -43,5 +43,15 @@ describe("chunkProblem", () => {
     ["a numeric domain", { ...makeChunk("a.md#top"), meta: { keywords: [], entities: [], aliases: [], domain: 5 } }, /domain that is not a string/],
   ])("names what is wrong with %s", (_name, chunk, message) => {
     expect(chunkProblem(chunk)).toMatch(message);
+  });
+});
+
+describe("withLargeCorpusDefaults", () => {
+  it("lowers efConstruction from 50,000 chunks unless the caller chose it", () => {
+    const resolved = resolveBuildOptions({});
+    expect(withLargeCorpusDefaults(resolved, {}, LARGE_CORPUS_CHUNKS - 1).hnsw.efConstruction).toBe(200);
+    expect(withLargeCorpusDefaults(resolved, {}, LARGE_CORPUS_CHUNKS).hnsw.efConstruction).toBe(LARGE_CORPUS_EF_CONSTRUCTION);
+    const chosen = resolveBuildOptions({ hnsw: { efConstruction: 300 } });
+    expect(withLargeCorpusDefaults(chosen, { hnsw: { efConstruction: 300 } }, 100_000).hnsw.efConstruction).toBe(300);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Bm25Stats, type Bm25Snapshot } from "../../src/l0/bm25.js";
+import { Bm25Stats } from "../../src/l0/bm25.js";
 import { LookupKnowledgeError } from "../../src/errors.js";
 
 /*
@@ -122,26 +122,35 @@ describe("Bm25Stats", () => {
     expect([...withEmpty.score(["refund"]).keys()]).toEqual([1]);
   });
 
-  it("survives a JSON round trip with identical scores", () => {
-    const snapshot = JSON.parse(JSON.stringify(stats)) as Bm25Snapshot;
-    expect(snapshot).toMatchObject({ version: 1, k1: 0.9, b: 0.4, docLengths: [2, 3, 4] });
-    expect(snapshot.docs).toHaveLength(3);
-    const restored = Bm25Stats.fromJSON(snapshot);
+  it("survives a binary round trip with identical scores", () => {
+    const restored = Bm25Stats.decode(stats.encode());
     expect(restored.size).toBe(3);
+    expect(restored.terms).toEqual(stats.terms);
     expect(restored.score(["refund", "policy", "delay"])).toEqual(stats.score(["refund", "policy", "delay"]));
-    expect(restored.toJSON()).toEqual(snapshot);
+    expect(restored.encode()).toEqual(stats.encode());
   });
 
-  it("stores term frequencies compactly as term id and count pairs", () => {
-    const { terms, docs } = stats.toJSON();
-    const d1 = new Map<string, number>();
-    for (let i = 0; i < docs[1].length; i += 2) d1.set(terms[docs[1][i]], docs[1][i + 1]);
-    expect(d1).toEqual(new Map([["refund", 2], ["delay", 1]]));
+  it("rejects malformed postings with INDEX_CORRUPT", () => {
+    const bytes = stats.encode();
+    const cases = [bytes.subarray(0, bytes.length - 1), Uint8Array.from([...bytes, 0]), new Uint8Array(0), Uint8Array.from([3, 123, 125, 0])];
+    for (const broken of cases) {
+      try {
+        Bm25Stats.decode(broken);
+        expect.unreachable("decoded malformed postings");
+      } catch (error) {
+        expect(error).toBeInstanceOf(LookupKnowledgeError);
+        expect((error as LookupKnowledgeError).code).toBe("INDEX_CORRUPT");
+      }
+    }
   });
 
-  it("rejects a malformed snapshot", () => {
-    const snapshot = stats.toJSON();
-    expect(() => Bm25Stats.fromJSON({ ...snapshot, docLengths: [2, 3] })).toThrow(LookupKnowledgeError);
-    expect(() => Bm25Stats.fromJSON({ ...snapshot, docs: [[99, 1], [], []] })).toThrow(LookupKnowledgeError);
+  it("ranks with topK exactly as sorting the exhaustive scores, ties by smaller id", () => {
+    const ranked = stats.topK(["refund", "policy"], 10);
+    expect(ranked.map((hit) => hit.id)).toEqual([0, 1, 2]);
+    expect(ranked[0].score).toBe(stats.score(["refund", "policy"]).get(0));
+    expect(stats.topK(["refund", "policy"], 1)).toEqual([ranked[0]]);
+    expect(stats.topK(["nothing"], 5)).toEqual([]);
+    expect(stats.topK(["refund"], 0)).toEqual([]);
+    expect(stats.topK(["refund", "policy"], 10, (doc) => doc !== 0).map((hit) => hit.id)).toEqual([1, 2]);
   });
 });

@@ -49,9 +49,11 @@ describe("a re-index onto a full disk", () => {
 
   /**
    * Saves `kb` where it cannot succeed; checks the error, the old index and the folder, and that
-   * the last step the save reported was `lastStep` (so the fault hit where it was meant to).
+   * the last step the save reported was `lastStep` (so the fault hit where it was meant to; a
+   * pattern when only "before the commit" is meant: the data files are compressed, so where a
+   * too-big index runs out of space depends on how well they compress).
    */
-  async function failedSave(tally: Tally, kb: KnowledgeBase, cause: RegExp, where: string, lastStep: string): Promise<void> {
+  async function failedSave(tally: Tally, kb: KnowledgeBase, cause: RegExp, where: string, lastStep: string | RegExp): Promise<void> {
     const before = (await readdir(dir)).sort();
     const steps: string[] = [];
     const error = await kb.save(dir, { onProgress: ({ step, file }) => steps.push(file === undefined ? step : `${step}:${file}`) }).then(
@@ -68,7 +70,8 @@ describe("a re-index onto a full disk", () => {
     expect((error as Error).message, where).toMatch(cause);
     expect(loaded, where).toEqual({ fingerprint: old.fingerprint });
     expect((await readdir(dir)).sort(), `${where}: no partial generation is left`).toEqual(before);
-    expect(steps.at(-1), `${where}: the last step reached`).toBe(lastStep);
+    if (typeof lastStep === "string") expect(steps.at(-1), `${where}: the last step reached`).toBe(lastStep);
+    else expect(steps.at(-1), `${where}: the last step reached`).toMatch(lastStep);
   }
 
   /** Runs `inject` and records what it measured, also when one of its checks fails. */
@@ -92,7 +95,7 @@ describe("a re-index onto a full disk", () => {
     }
     const corpus = await writeCorpus(await temp.make(), { files: 160, sections: 4, words: 80, variant: 3 });
     const big = await KnowledgeBase.build({ corpusDir: corpus, onWarning: () => {} });
-    await scenario("too big", (tally) => failedSave(tally, big, /no space left on device|ENOSPC/i, "too big", "collect"));
+    await scenario("too big", (tally) => failedSave(tally, big, /no space left on device|ENOSPC/i, "too big", /^(collect|write:.+)$/));
   });
 
   it("fails cleanly when the disk fills up inside each file of the new index, at the staged manifest, or is read-only", async (ctx) => {

@@ -1,0 +1,134 @@
+import { resolve } from "node:path";
+import { BenchError } from "./bench-error.js";
+import { DEFAULT_DATASET_DIR, REPO_ROOT } from "./dataset/load-scifact.js";
+import type { MeasureSettings } from "./measure/measure-systems.js";
+
+/** Everything one `npm run bench` needs to know. */
+export interface BenchOptions {
+  mode: "full" | "quick";
+  sizes: number[];
+  dataset: string;
+  /** Folder of `latest.json` and `latest.html`. */
+  outDir: string;
+  /** Chunks of the incremental re-index run; null skips it. */
+  incrementalSize: number | null;
+  sectionsPerFile: number;
+  measure: MeasureSettings;
+  /** Queries the load child serves after loading; null: all 300. */
+  serveQueries: number | null;
+  /** Milliseconds each child may run before it is killed; null: {@link childTimeoutMs} by size. */
+  childTimeoutMs: number | null;
+  /** Keep the generated corpus and indexes in the temp folder. */
+  keepTemp: boolean;
+}
+
+/** Sizes of a full run. */
+export const FULL_SIZES = [1_000, 10_000, 100_000];
+
+/** Timed calls of a full run: >= 1,000 calls per system where its cost allows, 60 s per system at most otherwise (at least 20). */
+export const FULL_MEASURE: MeasureSettings = { warmupCalls: 50, warmupMs: 2_000, budgetMs: 60_000, minCalls: 20, maxCalls: 1_200 };
+
+/** Timed calls of `--quick`: a smoke run, not figures to quote. */
+export const QUICK_MEASURE: MeasureSettings = { warmupCalls: 5, warmupMs: 300, budgetMs: 600, minCalls: 5, maxCalls: 30 };
+
+export const USAGE = `usage: npm run bench -- [--sizes 1000,10000,100000] [--quick] [--dataset DIR] [--out DIR]
+       [--incremental-size 10000 | --no-incremental] [--budget-s 60] [--max-calls 1200]
+       [--child-timeout-s N] [--keep-temp]
+  --quick            smoke run: 1,000 chunks, a few calls per system, no incremental run
+  --sizes            chunk counts, one child process each (default ${FULL_SIZES.join(",")})
+  --dataset          BEIR SciFact folder (default ../shared/datasets/scifact next to the repository)
+  --out              where latest.json and latest.html go (default bench/results)
+  --budget-s         timed-call budget per system and size in seconds; slow systems get fewer calls (default 60)
+  --max-calls        timed calls per system at most (default 1200)`;
+
+function positiveInteger(flag: string, text: string | undefined): number {
+  const value = Number(text?.replace(/_/g, ""));
+  if (text === undefined || !Number.isInteger(value) || value < 1) throw new BenchError(`${flag} needs a whole number from 1, got ${text ?? "nothing"}. ${USAGE.split("\n")[0]}`);
+  return value;
+}
+
+/**
+ * Reads the command line (pure apart from path resolution against the working folder).
+ * @throws BenchError naming the bad flag or value.
+ */
+export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): BenchOptions | "help" {
+  let quick = false;
+  let sizes: number[] | null = null;
+  let dataset = DEFAULT_DATASET_DIR;
+  let outDir = resolve(REPO_ROOT, "bench/results");
+  let incrementalSize: number | null | undefined;
+  let budgetS: number | null = null;
+  let maxCalls: number | null = null;
+  let childTimeoutS: number | null = null;
+  let keepTemp = false;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined || next.startsWith("--")) throw new BenchError(`${flag} needs a value. ${USAGE.split("\n")[0]}`);
+      return next;
+    };
+    switch (flag) {
+      case "--help":
+      case "-h":
+        return "help";
+      case "--quick":
+        quick = true;
+        break;
+      case "--sizes":
+        sizes = value()
+          .split(",")
+          .map((part) => positiveInteger("--sizes", part.trim()));
+        break;
+      case "--dataset":
+        dataset = resolve(cwd, value());
+        break;
+      case "--out":
+        outDir = resolve(cwd, value());
+        break;
+      case "--incremental-size":
+        incrementalSize = positiveInteger(flag, value());
+        break;
+      case "--no-incremental":
+        incrementalSize = null;
+        break;
+      case "--budget-s":
+        budgetS = positiveInteger(flag, value());
+        break;
+      case "--max-calls":
+        maxCalls = positiveInteger(flag, value());
+        break;
+      case "--child-timeout-s":
+        childTimeoutS = positiveInteger(flag, value());
+        break;
+      case "--keep-temp":
+        keepTemp = true;
+        break;
+      default:
+        throw new BenchError(`unknown argument ${flag}. ${USAGE.split("\n")[0]}`);
+    }
+  }
+  const base = quick ? QUICK_MEASURE : FULL_MEASURE;
+  const measure = { ...base, ...(budgetS !== null ? { budgetMs: budgetS * 1000 } : {}), ...(maxCalls !== null ? { maxCalls } : {}) };
+  const chosen = sizes ?? (quick ? [1_000] : FULL_SIZES);
+  return {
+    mode: quick ? "quick" : "full",
+    sizes: [...new Set(chosen)].sort((a, b) => a - b),
+    dataset,
+    outDir,
+    incrementalSize: incrementalSize === undefined ? (quick ? null : 10_000) : incrementalSize,
+    sectionsPerFile: 10,
+    measure,
+    serveQueries: quick ? 20 : null,
+    childTimeoutMs: childTimeoutS === null ? null : childTimeoutS * 1000,
+    keepTemp,
+  };
+}
+
+/**
+ * How long a child working on `size` chunks may run: generous (a 100k build takes minutes, and the
+ * query child builds every baseline's index too), 30 s per 1,000 chunks and at least 5 minutes.
+ */
+export function childTimeoutMs(options: Pick<BenchOptions, "childTimeoutMs">, size: number): number {
+  return options.childTimeoutMs ?? Math.max(300, Math.ceil(size / 1000) * 30) * 1000;
+}

@@ -1,0 +1,58 @@
+import type { MeasureSettings } from "../measure/measure-systems.js";
+import type { BuildResult } from "../tasks/build-task.js";
+import type { IncrementalResult } from "../tasks/incremental-task.js";
+import type { LoadResult } from "../tasks/load-task.js";
+import type { QueryResult } from "../tasks/query-task.js";
+import type { GoalCheck } from "./goals.js";
+import type { Ratios } from "./ratios.js";
+
+/** The machine the figures come from. */
+export interface MachineInfo {
+  os: string;
+  arch: string;
+  cpuModel: string;
+  cpuCount: number;
+  totalMemoryBytes: number;
+  node: string;
+  /** 1, 5 and 15 minute load averages when the run started and ended: other work on the box shows here. */
+  loadavgStart: number[];
+  loadavgEnd: number[];
+}
+
+/** A step that did not finish. */
+export interface Failure {
+  step: "build" | "load" | "query" | "incremental";
+  size: number;
+  message: string;
+  /** What the step measured before it failed. */
+  partial?: unknown;
+}
+
+/** Everything measured at one size. */
+export interface SizeReport {
+  size: number;
+  build: BuildResult | null;
+  load: LoadResult | null;
+  query: QueryResult | null;
+  ratios: Ratios | null;
+}
+
+/** `bench/results/latest.json`. */
+export interface BenchReport {
+  schema: "lookup-knowledge-bench/1";
+  mode: "full" | "quick";
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  command: string;
+  machine: MachineInfo;
+  packages: Record<string, string>;
+  dataset: string;
+  measure: MeasureSettings;
+  sizes: SizeReport[];
+  /** The incremental run; a failed one keeps what it measured before it failed (the full build). */
+  incremental: Partial<IncrementalResult> | null;
+  goals: GoalCheck[];
+  failures: Failure[];
+  notes: string[];
+}

@@ -1,0 +1,143 @@
+/**
+ * `npm run bench`: one child process per size and step (build, load + serve, query), the systems
+ * side by side on the same queries, then the incremental re-index; writes
+ * `bench/results/latest.json` and `latest.html` and prints a compact table with the ratios to
+ * the floors and the goals.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { BenchError, errorText } from "./bench-error.js";
+import { childTimeoutMs, parseBenchArgs, USAGE, type BenchOptions } from "./bench-options.js";
+import { checkDatasetDir } from "./dataset/load-scifact.js";
+import { checkGoals } from "./report/goals.js";
+import { renderHtmlReport } from "./report/html-report.js";
+import { machineInfo } from "./report/machine-info.js";
+import { packageVersions } from "./report/package-versions.js";
+import { formatReport } from "./report/print-report.js";
+import { computeRatios } from "./report/ratios.js";
+import type { BenchReport, Failure, SizeReport } from "./report/report-model.js";
+import { runChild, type ChildOutcome } from "./spawn-child.js";
+import type { BuildResult } from "./tasks/build-task.js";
+import type { IncrementalResult } from "./tasks/incremental-task.js";
+import type { LoadResult } from "./tasks/load-task.js";
+import type { QueryResult } from "./tasks/query-task.js";
+import type { TaskSpec } from "./tasks/task-spec.js";
+
+function say(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+/** Runs one child and files a failure when it does not finish. */
+async function step<T>(spec: TaskSpec, options: BenchOptions, resultDir: string, failures: Failure[]): Promise<T | null> {
+  say(`${spec.task} at ${spec.size.toLocaleString("en-US")} chunks...`);
+  const outcome: ChildOutcome<T> = await runChild<T>(spec, { resultDir, timeoutMs: childTimeoutMs(options, spec.size) });
+  if (outcome.ok) {
+    say(`${spec.task} at ${spec.size.toLocaleString("en-US")} done in ${(outcome.wallMs / 1000).toFixed(1)} s`);
+    return outcome.result;
+  }
+  say(`FAILED: ${outcome.error}`);
+  failures.push({ step: spec.task, size: spec.size, message: outcome.error, ...(outcome.partial !== undefined ? { partial: outcome.partial } : {}) });
+  return null;
+}
+
+function notesFor(sizes: SizeReport[]): string[] {
+  const notes = new Set<string>();
+  for (const size of sizes) {
+    const nodes = size.query?.graphNodes;
+    if (nodes) notes.add(`floor: an empty StateGraph of ${nodes.length} no-op nodes in a chain, the node count of our retrieval graph (${nodes.join(", ")}); a lookup runs ${nodes.length - 1} of them (merge_evidence or l0_fallback), so the floor runs one step more than the tool.`);
+  }
+  notes.add("raw engines are built by the bench over the same chunks: FlexSearch Document (title + text, tokenize strict, limit 10) and hnswlib (cosine, our index's M / efConstruction / seed, efSearch 100, k 10) over the same LSA vectors, the query vector computed beforehand.");
+  notes.add("LangChain: EnsembleRetriever (default weights) over BM25Retriever (k 10) and HNSWLib (its own defaults, k 10) with our LSA embeddings and the same document vectors.");
+  notes.add("per-system calls: as many as the time budget allows at the warm-up cost, between the minimum and maximum calls; a system with fewer calls than queries is timed on the first queries only.");
+  return [...notes];
+}
+
+async function main(): Promise<number> {
+  let options: BenchOptions | "help";
+  try {
+    options = parseBenchArgs(process.argv.slice(2));
+    if (options !== "help") checkDatasetDir(options.dataset);
+  } catch (error) {
+    process.stderr.write(`${errorText(error)}\n`);
+    return 2;
+  }
+  if (options === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  try {
+    // A library that does not even load (a half-saved edit in src/) fails once here, not in every child.
+    await import("../src/index.js");
+  } catch (error) {
+    process.stderr.write(`bench: the library in src/ does not load: ${errorText(error)}\n`);
+    return 1;
+  }
+  const started = new Date();
+  const machine = machineInfo();
+  const work = await mkdtemp(join(tmpdir(), "lookup-knowledge-bench-"));
+  const resultDir = join(work, "results");
+  await mkdir(resultDir, { recursive: true });
+  say(`sizes ${options.sizes.join(", ")}; working in ${work}`);
+  const failures: Failure[] = [];
+  const sizes: SizeReport[] = [];
+  let incremental: Partial<IncrementalResult> | null = null;
+  try {
+    for (const size of options.sizes) {
+      const sizeDir = join(work, `size-${size}`);
+      await mkdir(sizeDir, { recursive: true });
+      const indexDir = join(sizeDir, "index");
+      const common = { size, dataset: options.dataset };
+      const build = await step<BuildResult>({ task: "build", ...common, indexDir }, options, resultDir, failures);
+      const load = build ? await step<LoadResult>({ task: "load", ...common, indexDir, workDir: sizeDir, serveQueries: options.serveQueries }, options, resultDir, failures) : null;
+      const query = build ? await step<QueryResult>({ task: "query", ...common, indexDir, workDir: sizeDir, measure: options.measure }, options, resultDir, failures) : null;
+      const ratios = query ? computeRatios(Object.fromEntries(query.systems.map((s) => [s.id, s.latency]))) : null;
+      sizes.push({ size, build, load, query, ratios });
+      // The index of a finished size is not needed again; 100k indexes are hundreds of MB.
+      if (!options.keepTemp) await rm(sizeDir, { recursive: true, force: true });
+    }
+    if (options.incrementalSize !== null) {
+      const size = options.incrementalSize;
+      const workDir = join(work, `incremental-${size}`);
+      await mkdir(workDir, { recursive: true });
+      incremental = await step<IncrementalResult>({ task: "incremental", size, dataset: options.dataset, workDir, sectionsPerFile: options.sectionsPerFile }, options, resultDir, failures);
+      incremental ??= (failures.find((f) => f.step === "incremental")?.partial as Partial<IncrementalResult> | undefined) ?? null;
+    }
+  } finally {
+    if (!options.keepTemp) await rm(work, { recursive: true, force: true });
+  }
+
+  machine.loadavgEnd = loadavg();
+  const finished = new Date();
+  const report: BenchReport = {
+    schema: "lookup-knowledge-bench/1",
+    mode: options.mode,
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - started.getTime(),
+    command: ["npm run bench --", ...process.argv.slice(2)].join(" "),
+    machine,
+    packages: packageVersions(),
+    dataset: options.dataset,
+    measure: options.measure,
+    sizes,
+    incremental,
+    goals: checkGoals(sizes, incremental),
+    failures,
+    notes: notesFor(sizes),
+  };
+  await mkdir(options.outDir, { recursive: true });
+  const jsonFile = join(options.outDir, "latest.json");
+  const htmlFile = join(options.outDir, "latest.html");
+  await writeFile(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(htmlFile, renderHtmlReport(report));
+  process.stdout.write(`${formatReport(report)}\n\nwrote ${jsonFile} and ${htmlFile}\n`);
+  return failures.length === 0 ? 0 : 1;
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  process.stderr.write(`${error instanceof BenchError ? error.message : `bench: ${errorText(error)}`}\n`);
+  process.exitCode = 1;
+}

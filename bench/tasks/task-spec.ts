@@ -1,0 +1,49 @@
+import type { MeasureSettings } from "../measure/measure-systems.js";
+
+/** Build the index of `size` replicated documents with `fromChunks` and save it to `indexDir`. */
+export interface BuildSpec {
+  task: "build";
+  size: number;
+  dataset: string;
+  indexDir: string;
+}
+
+/** Load the saved index in a fresh process and serve every query once through the traced tool. */
+export interface LoadSpec {
+  task: "load";
+  size: number;
+  dataset: string;
+  indexDir: string;
+  workDir: string;
+  /** Queries to serve after the load (the first ones); null: all. */
+  serveQueries: number | null;
+}
+
+/** Time every system side by side on the same queries. */
+export interface QuerySpec {
+  task: "query";
+  size: number;
+  dataset: string;
+  indexDir: string;
+  workDir: string;
+  measure: MeasureSettings;
+}
+
+/** Re-index one edited Markdown file of a `size`-section corpus, against a full rebuild. */
+export interface IncrementalSpec {
+  task: "incremental";
+  size: number;
+  dataset: string;
+  workDir: string;
+  /** Sections (documents) per Markdown file. */
+  sectionsPerFile: number;
+}
+
+/** What a child process is asked to do. */
+export type TaskSpec = BuildSpec | LoadSpec | QuerySpec | IncrementalSpec;
+
+/** What a child writes to its result file (never to stdout, where logs may go). */
+export type ChildOutput<T> = { ok: true; result: T } | { ok: false; error: string; partial?: unknown };
+
+/** Lets a task leave what it measured so far, so a failure later on still reports it. */
+export type KeepPartial = (partial: unknown) => void;

@@ -1,0 +1,38 @@
+/** `files.json`: the corpus files an index was built from, with their content hashes. */
+import type { IndexedFile } from "../corpus/load-corpus.js";
+import type { Chunk } from "../types.js";
+
+/** The persisted list; `files` is in chunk order. */
+export interface FilesFile {
+  version: 1;
+  files: IndexedFile[];
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** The JSON text of `files.json`. */
+export function serializeFiles(files: readonly IndexedFile[]): string {
+  const data: FilesFile = { version: 1, files: [...files] };
+  return JSON.stringify(data);
+}
+
+/**
+ * Checks a parsed `files.json` against the chunks it describes: every record well formed, and
+ * the files' chunk counts covering the chunk list in order. Returns the records, or a problem.
+ */
+export function checkFiles(parsed: unknown, chunks: readonly Chunk[]): IndexedFile[] | string {
+  const data = parsed as Partial<FilesFile> | null;
+  if (typeof data !== "object" || data === null || data.version !== 1 || !Array.isArray(data.files)) return "is not a version 1 file list";
+  let at = 0;
+  for (const [i, record] of data.files.entries()) {
+    const { file, sha256, chunkCount } = (record ?? {}) as Partial<IndexedFile>;
+    if (typeof file !== "string" || typeof sha256 !== "string" || !SHA256.test(sha256) || !Number.isSafeInteger(chunkCount) || (chunkCount as number) < 1) {
+      return `has a malformed record ${i + 1}`;
+    }
+    for (let c = 0; c < (chunkCount as number); c++, at++) {
+      if (chunks[at]?.file !== file) return `does not match the chunks (record ${i + 1}, "${file}")`;
+    }
+  }
+  if (at !== chunks.length) return `covers ${at} of ${chunks.length} chunks`;
+  return data.files as IndexedFile[];
+}

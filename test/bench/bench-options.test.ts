@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { childTimeoutMs, FULL_SIZES, parseBenchArgs, QUICK_MEASURE, type BenchOptions } from "../../bench/bench-options.js";
+import { BenchError } from "../../bench/bench-error.js";
+
+const parse = (args: string[]) => parseBenchArgs(args, "/work") as BenchOptions;
+
+describe("parseBenchArgs", () => {
+  it("runs every size and the incremental re-index at 10k by default", () => {
+    const options = parse([]);
+    expect(options.mode).toBe("full");
+    expect(options.sizes).toEqual(FULL_SIZES);
+    expect(options.incrementalSize).toBe(10_000);
+    expect(options.serveQueries).toBeNull();
+  });
+
+  it("makes --quick a 1k smoke run without the incremental step", () => {
+    const options = parse(["--quick"]);
+    expect(options).toMatchObject({ mode: "quick", sizes: [1_000], incrementalSize: null, measure: QUICK_MEASURE, serveQueries: 20 });
+  });
+
+  it("reads sizes, folders relative to the working folder and the budget", () => {
+    const options = parse(["--sizes", "10000,1000,1_000", "--dataset", "data/scifact", "--out", "/tmp/out", "--budget-s", "5", "--no-incremental"]);
+    expect(options.sizes).toEqual([1_000, 10_000]);
+    expect(options.dataset).toBe("/work/data/scifact");
+    expect(options.outDir).toBe("/tmp/out");
+    expect(options.measure.budgetMs).toBe(5_000);
+    expect(options.incrementalSize).toBeNull();
+  });
+
+  it("refuses unknown flags and bad numbers with a BenchError naming them", () => {
+    expect(() => parse(["--size", "1000"])).toThrow(/unknown argument --size/);
+    expect(() => parse(["--sizes", "10k"])).toThrow(BenchError);
+    expect(() => parse(["--sizes"])).toThrow(/--sizes needs a value/);
+    expect(parseBenchArgs(["--help"])).toBe("help");
+  });
+
+  it("gives a child 30 s per 1,000 chunks and at least 5 minutes unless told otherwise", () => {
+    expect(childTimeoutMs({ childTimeoutMs: null }, 1_000)).toBe(300_000);
+    expect(childTimeoutMs({ childTimeoutMs: null }, 100_000)).toBe(3_000_000);
+    expect(childTimeoutMs({ childTimeoutMs: 5_000 }, 100_000)).toBe(5_000);
+  });
+});
