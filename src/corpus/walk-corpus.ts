@@ -17,6 +17,9 @@ export interface CorpusFile {
   ino: number;
   /** Modification time when listed, in milliseconds since the epoch (for stale-index checks). */
   mtimeMs: number;
+  /** Status-change time and size when listed: with the inode and mtime, what tells an unchanged file without reading it. */
+  ctimeMs: number;
+  size: number;
 }
 
 /** What {@link walkCorpus} found below the corpus folder. */
@@ -77,7 +80,7 @@ async function walkFolder(walk: Walk, folder: WalkedFolder): Promise<void> {
         continue;
       }
       walk.seen.set(identity, entry.file);
-      listing.files.push({ file: entry.file, path: entry.path, dev: entry.info.dev, ino: entry.info.ino, mtimeMs: entry.info.mtimeMs });
+      listing.files.push({ file: entry.file, path: entry.path, dev: entry.info.dev, ino: entry.info.ino, mtimeMs: entry.info.mtimeMs, ctimeMs: entry.info.ctimeMs, size: entry.info.size });
     }
   }
 }

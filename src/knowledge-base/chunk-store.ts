@@ -7,9 +7,10 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { LookupKnowledgeError } from "../errors.js";
 import type { Chunk } from "../types.js";
+import { CONTENT_DIGEST_BYTES, contentDigest, rememberContentDigest } from "./content-digest.js";
 
 const MAGIC = "lookup-knowledge-contents";
-const VERSION = 1;
+const VERSION = 2;
 /** Deflate level of chunk contents: 6 compresses SciFact abstracts 2.1x at about 50 µs each. */
 const LEVEL = 6;
 /** Contents inflated recently, kept so that one lookup reading a block several times inflates it once. */
@@ -39,7 +40,10 @@ export function decodeChunkMeta(bytes: Uint8Array): unknown {
   }
 }
 
-/** `contents.bin`: a JSON header, Float64 offsets (count + 1), then each chunk's deflated content. */
+/**
+ * `contents.bin`: a JSON header, Float64 offsets (count + 1), each chunk's content digest
+ * ({@link CONTENT_DIGEST_BYTES} bytes), then each chunk's deflated content.
+ */
 export function encodeContents(chunks: readonly Chunk[]): Buffer {
   const parts = chunks.map((chunk) => {
     const stored = storedAt.get(chunk);
@@ -55,7 +59,8 @@ export function encodeContents(chunks: readonly Chunk[]): Buffer {
   head.writeUInt32LE(header.length);
   // Offsets start on an 8-byte boundary so they can be read as a Float64Array view.
   const padding = Buffer.alloc((8 - ((4 + header.length) % 8)) % 8);
-  return Buffer.concat([head, header, padding, Buffer.from(offsets.buffer), ...parts]);
+  const digests = Buffer.concat(chunks.map((chunk) => contentDigest(chunk)));
+  return Buffer.concat([head, header, padding, Buffer.from(offsets.buffer), digests, ...parts]);
 }
 
 /**
@@ -75,9 +80,10 @@ export function attachContents(chunks: Record<string, unknown>[], bytes: Uint8Ar
   }
   if (header.format !== MAGIC || header.version !== VERSION || header.count !== chunks.length) throw corrupt(`are not version ${VERSION} contents of ${chunks.length} chunks`);
   const start = 4 + headerLength + ((8 - ((4 + headerLength) % 8)) % 8);
-  const dataStart = start + (chunks.length + 1) * 8;
+  const digestStart = start + (chunks.length + 1) * 8;
+  const dataStart = digestStart + chunks.length * CONTENT_DIGEST_BYTES;
   if (dataStart > buffer.length) throw corrupt("end early");
-  const offsets = new Float64Array(buffer.buffer.slice(buffer.byteOffset + start, buffer.byteOffset + dataStart));
+  const offsets = new Float64Array(buffer.buffer.slice(buffer.byteOffset + start, buffer.byteOffset + digestStart));
   if (offsets[0] !== 0 || dataStart + offsets[chunks.length] !== buffer.length) throw corrupt("do not fill the file");
   for (let i = 0; i < chunks.length; i++) if (!(offsets[i + 1] >= offsets[i]) || !Number.isInteger(offsets[i + 1])) throw corrupt(`have a bad offset for chunk ${i}`);
 
@@ -106,6 +112,7 @@ export function attachContents(chunks: Record<string, unknown>[], bytes: Uint8Ar
         ? { source, file, breadcrumb, get content() { return contentOf(i); }, meta }
         : { source, file, title, breadcrumb, get content() { return contentOf(i); }, meta };
     storedAt.set(chunk, { store: stored, index: i });
+    rememberContentDigest(chunk, buffer.subarray(digestStart + i * CONTENT_DIGEST_BYTES, digestStart + (i + 1) * CONTENT_DIGEST_BYTES));
     return chunk;
   });
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Chunk, SkippedFile } from "../types.js";
+import { contentDigest } from "./content-digest.js";
 
 /**
  * Version of the saved index layout; a different version must be rebuilt. Version 2 keeps the
@@ -70,6 +71,7 @@ export function sha256(data: string | Uint8Array): string {
 export function fingerprintOf(chunks: readonly Chunk[], settings: IndexSettings): string {
   const hash = createHash("sha256");
   hash.update(JSON.stringify({ formatVersion: INDEX_FORMAT_VERSION, settings }));
-  for (const chunk of chunks) hash.update(JSON.stringify([chunk.source, chunk.breadcrumb, chunk.meta, chunk.content]));
+  // A chunk's content enters through its digest, which a loaded index keeps without inflating the text.
+  for (const chunk of chunks) hash.update(JSON.stringify([chunk.source, chunk.breadcrumb, chunk.meta, Buffer.from(contentDigest(chunk)).toString("hex")]));
   return `sha256:${hash.digest("hex").slice(0, 16)}`;
 }

@@ -76,10 +76,10 @@ function changedChunkCount(oldChunks: readonly Chunk[], newChunks: readonly Chun
 }
 
 function previousFiles(parts: IndexParts): PreviousFiles {
-  const previous = new Map<string, { sha256: string; chunks: Chunk[] }>();
+  const previous = new Map<string, { sha256: string; stamp?: string; chunks: Chunk[] }>();
   let at = 0;
-  for (const { file, sha256, chunkCount } of parts.files ?? []) {
-    previous.set(file, { sha256, chunks: parts.chunks.slice(at, at + chunkCount) });
+  for (const { file, sha256, chunkCount, stamp } of parts.files ?? []) {
+    previous.set(file, { sha256, stamp, chunks: parts.chunks.slice(at, at + chunkCount) });
     at += chunkCount;
   }
   return previous;

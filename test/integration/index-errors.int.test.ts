@@ -131,7 +131,7 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
       head.writeUInt32LE(Buffer.byteLength(header));
       await replaceWithValidChecksum(dir, "contents.bin", Buffer.concat([head, Buffer.from(header), bytes.subarray(4 + bytes.readUInt32LE(0))]));
     },
-    /contents\.bin: chunk contents are not version 1 contents of \d+ chunks/,
+    /contents\.bin: chunk contents are not version 2 contents of \d+ chunks/,
   ],
   [
     "chunks.json.deflate with a chunk without meta, behind a valid checksum",

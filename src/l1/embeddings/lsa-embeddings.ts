@@ -79,6 +79,7 @@ export class LsaEmbeddings extends Embeddings {
   readonly id = "lsa" as const;
   readonly #header: LsaModelHeader;
   readonly #projection: Float32Array;
+  #encodedProjection: Buffer | undefined;
   readonly #components: number;
   readonly #termIndex: Map<string, number>;
   readonly #weigher: TermWeigher;
@@ -182,7 +183,9 @@ export class LsaEmbeddings extends Embeddings {
 
   /** Serialised model: a small JSON header and one binary Float32 buffer for the projection. */
   serialize(): { header: LsaModelHeader; projection: Buffer } {
-    return { header: structuredClone(this.#header), projection: encodeFloat32(this.#projection) };
+    // The model never changes: every save of an index (an incremental one too) reuses one encoding.
+    this.#encodedProjection ??= encodeFloat32(this.#projection);
+    return { header: structuredClone(this.#header), projection: this.#encodedProjection };
   }
 
   /**
@@ -191,7 +194,9 @@ export class LsaEmbeddings extends Embeddings {
    */
   static deserialize(header: LsaModelHeader, projection: Buffer): LsaEmbeddings {
     const valid = validateLsaModelHeader(header, projection.byteLength);
-    return new LsaEmbeddings(structuredClone(valid), decodeFloat32(projection));
+    const model = new LsaEmbeddings(structuredClone(valid), decodeFloat32(projection));
+    model.#encodedProjection = Buffer.from(projection);
+    return model;
   }
 
   #weighBag(bag: Uint32Array, terms: readonly string[]): number {
