@@ -13,6 +13,8 @@ const MAGIC = "lookup-knowledge-contents";
 const VERSION = 2;
 /** Deflate level of chunk contents: 6 compresses SciFact abstracts 2.1x at about 50 µs each. */
 const LEVEL = 6;
+/** The most one inflated file or content may take: a crafted file cannot inflate without bound. */
+const MAX_INFLATED_BYTES = 512 * 1024 * 1024;
 /** Contents inflated recently, kept so that one lookup reading a block several times inflates it once. */
 const RECENT_CONTENTS = 2048;
 
@@ -34,7 +36,7 @@ export function encodeChunkMeta(chunks: readonly Chunk[]): Buffer {
 /** Parses {@link encodeChunkMeta} output; each entry still lacks its content. @throws LookupKnowledgeError `INDEX_CORRUPT`. */
 export function decodeChunkMeta(bytes: Uint8Array): unknown {
   try {
-    return JSON.parse(inflateRawSync(bytes).toString("utf8")) as unknown;
+    return JSON.parse(inflateRawSync(bytes, { maxOutputLength: MAX_INFLATED_BYTES }).toString("utf8")) as unknown;
   } catch (cause) {
     throw new LookupKnowledgeError("INDEX_CORRUPT", "chunk list does not inflate to JSON", { cause });
   }
