@@ -64,7 +64,10 @@ export function createL0Searcher({ chunks, hintIndex, bm25 }: L0SearcherDeps): L
       // Title and frontmatter belong to the file, so its first chunk speaks for all of them.
       const fileMatches: { chunk: Chunk; file: string; match: HintMatch }[] = [];
       const matches = (field: HintField, phrase: string) => phraseMatches(field, distinct, termsOf(phrase));
-      const files = hintIndex.matchingFiles(query, matches, (file) => inDomain(chunksOfFile.get(file)?.[0] ?? -1));
+      const files = hintIndex.matchingFiles(query, matches, (file) => {
+        const first = chunksOfFile.get(file)?.[0];
+        return first !== undefined && inDomain(first);
+      });
       for (const file of files) {
         const first = chunksOfFile.get(file)?.[0];
         if (first === undefined) continue;
