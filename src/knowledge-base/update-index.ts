@@ -121,8 +121,6 @@ export async function updateIndexParts(parts: IndexParts, options: UpdateOptions
   progress({ phase: "tokenize", done: plan.added.length, total: plan.added.length });
   progress({ phase: "keyword", done: 0, total: plan.added.length });
   const bm25 = parts.bm25.withChanges({ renumber: plan.renumber, size: chunks.length, terms: vocabulary.terms, added: plan.added.map((id, i) => ({ id, bag: addedBags[i] })) });
-  parts.hintIndex.remove([...changedFiles, ...removedFiles]);
-  parts.hintIndex.add(chunks.filter((chunk) => !corpus.reused.has(chunk.file)));
   progress({ phase: "keyword", done: plan.added.length, total: plan.added.length });
 
   const history: IndexHistory = { ...parts.history, mode: "incremental" };
@@ -169,6 +167,10 @@ export async function updateIndexParts(parts: IndexParts, options: UpdateOptions
       progress({ phase: "vectors", done: plan.added.length, total: plan.added.length });
     }
   }
+
+  // Last, once nothing can fail any more: an update that throws (embeddings down) leaves the hint index as it was.
+  parts.hintIndex.remove([...changedFiles, ...removedFiles]);
+  parts.hintIndex.add(chunks.filter((chunk) => !corpus.reused.has(chunk.file)));
 
   return {
     parts: { ...parts, chunks, settings, fingerprint: fingerprintOf(chunks, settings), skipped: corpus.skipped, fileCount: corpus.fileCount, files: corpus.files, bm25, embeddings, vectorIndex, history },

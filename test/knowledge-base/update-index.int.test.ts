@@ -148,3 +148,32 @@ describe("KnowledgeBase.update: an incremental re-index", () => {
     await expect(kb.update({ corpusDir: corpus })).rejects.toThrow(LookupKnowledgeError);
   });
 });
+
+describe("KnowledgeBase.update when the embeddings fail", () => {
+  it("throws the embedding error and leaves the knowledge base it was called on answering as before", async () => {
+    const corpus = await mkdtemp(join(tmpdir(), "lk-update-fail-"));
+    try {
+      await cp(join(REPO, "corpus"), corpus, { recursive: true });
+      let fail = false;
+      const embeddings = {
+        embedDocuments: async (texts: string[]) => {
+          if (fail) throw new Error("embedding service down");
+          return texts.map((text) => [1, text.length % 7, 1 + (text.length % 3)]);
+        },
+        embedQuery: async (text: string) => [1, text.length % 7, 1],
+      };
+      const kb = await KnowledgeBase.build({ corpusDir: corpus, embeddings });
+      const query = "account freeze for non-payment";
+      const before = kb.l0.search(query, { domain: null, limit: 5 });
+      expect(before.hints.titles).toContain("Account Freeze for Non-Payment");
+      // The edited file drops its title and keywords: an update that went through would lose those hints.
+      await writeFile(join(corpus, EDITED), "---\ntitle: Something Else\n---\nOther text.\n");
+      await writeFile(join(corpus, ADDED), ADDED_FILE);
+      fail = true;
+      await expect(kb.update({ corpusDir: corpus })).rejects.toMatchObject({ code: "EMBEDDINGS_FAILED" });
+      expect(kb.l0.search(query, { domain: null, limit: 5 })).toEqual(before);
+    } finally {
+      await rm(corpus, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
