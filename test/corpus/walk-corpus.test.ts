@@ -1,4 +1,5 @@
 import { chmod, mkdir, rm, symlink } from "node:fs/promises";
+import { unprivilegedSkipReason } from "../helpers/unprivileged.js";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadCorpus } from "../../src/corpus/load-corpus.js";
@@ -148,7 +149,9 @@ describe("walkCorpus and loadCorpus: which files are read", () => {
     ]);
   });
 
-  it("skips an unreadable file with a reason and indexes the rest", async () => {
+  it("skips an unreadable file with a reason and indexes the rest", async (ctx) => {
+    const cannot = unprivilegedSkipReason();
+    if (cannot !== null) ctx.skip(cannot);
     const dir = await corpusWith({ "a.md": doc("a"), "locked.md": doc("locked"), "z.md": doc("z"), "closed/inner.md": doc("inner") });
     await Promise.all([chmod(join(dir, "locked.md"), 0o000), chmod(join(dir, "closed"), 0o000)]);
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CorpusOptions } from "../../src/corpus/corpus-options.js";
 import { createLookupKnowledgeTool, KnowledgeBase, type IndexManifest, type LookupResult } from "../../src/index.js";
+import { unprivilegedSkipReason } from "../helpers/unprivileged.js";
 import { runCliUnprivileged, RUNNING_AS_ROOT, type CliRun } from "./helpers/corpus-cli.js";
 import { createHostileCorpus, type GoodCase, type HostileCorpus } from "./helpers/corpus-hostile-files.js";
 import { recordFigures } from "./helpers/figures.js";
@@ -115,7 +116,9 @@ describe("indexing a hostile corpus folder", () => {
     expect(chunks.find((chunk) => chunk.file === "frontmatter/date-title.md")?.title).toBe("2024-01-01");
   });
 
-  it("indexes and answers the same corpus through the CLI, unprivileged, skipping the unreadable files too", async () => {
+  it("indexes and answers the same corpus through the CLI, unprivileged, skipping the unreadable files too", async (ctx) => {
+    const cannot = unprivilegedSkipReason();
+    if (cannot !== null) ctx.skip(cannot);
     const outParent = join(corpus.root, "cli");
     await mkdir(outParent);
     await chmod(outParent, 0o777);
