@@ -1,13 +1,15 @@
 /**
- * How chunks are saved: their metadata as one deflated JSON list (`chunks.json.z`) and their text
- * in `contents.bin`, each chunk's content deflated on its own. A load parses the metadata and
- * keeps the contents compressed: a chunk's `content` is inflated when it is read (evidence
- * blocks, an update's comparison), so loading 100k chunks neither inflates nor decodes their text.
+ * How chunk texts are saved: `contents.bin` holds each chunk's content deflated on its own (the
+ * rest of a chunk is in `chunk-list.json`, see `chunk-meta-codec.ts`). A load keeps the
+ * contents compressed: a chunk's `content` is inflated when it is read (evidence blocks, an
+ * update's comparison), so loading 100k chunks neither inflates nor decodes their text.
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { LookupKnowledgeError } from "../errors.js";
 import type { Chunk } from "../types.js";
-import { CONTENT_DIGEST_BYTES, contentDigest, rememberContentDigest } from "./content-digest.js";
+import type { ChunkFields } from "./chunk-meta-codec.js";
+import { CONTENT_DIGEST_BYTES, contentDigest } from "./content-digest.js";
+import { StoredChunk, type ContentStore } from "./stored-chunks.js";
 
 const MAGIC = "lookup-knowledge-contents";
 const VERSION = 2;
@@ -16,34 +18,16 @@ const VERSION = 2;
  * good as the default 32 KiB for texts this short and makes each call cheaper to set up.
  */
 const DEFLATE = { level: 6, windowBits: 12, memLevel: 5, chunkSize: 4096 } as const;
-/** The most one inflated file or content may take: a crafted file cannot inflate without bound. */
+/** The most one inflated content may take: a crafted file cannot inflate without bound. */
 const MAX_INFLATED_BYTES = 512 * 1024 * 1024;
 /** Contents inflated recently, kept so that one lookup reading a block several times inflates it once. */
 const RECENT_CONTENTS = 2048;
 
 /** The compressed content of chunks written to a store, reused by the next save. */
 const compressedOf = new WeakMap<Chunk, Uint8Array>();
-/** Where the compressed content of a loaded chunk is (sliced only when a save needs it). */
-const storedAt = new WeakMap<Chunk, { store: { compressed: (index: number) => Uint8Array }; index: number }>();
 
 function corrupt(detail: string, cause?: unknown): LookupKnowledgeError {
   return new LookupKnowledgeError("INDEX_CORRUPT", `chunk contents ${detail}`, { cause });
-}
-
-/** The deflated JSON list of every chunk without its content. */
-export function encodeChunkMeta(chunks: readonly Chunk[]): Buffer {
-  // Field by field: reading `content` would inflate every chunk of a loaded index.
-  const meta = chunks.map(({ source, file, title, breadcrumb, meta }) => (title === undefined ? { source, file, breadcrumb, meta } : { source, file, title, breadcrumb, meta }));
-  return deflateRawSync(Buffer.from(JSON.stringify(meta)), { level: 1 });
-}
-
-/** Parses {@link encodeChunkMeta} output; each entry still lacks its content. @throws LookupKnowledgeError `INDEX_CORRUPT`. */
-export function decodeChunkMeta(bytes: Uint8Array): unknown {
-  try {
-    return JSON.parse(inflateRawSync(bytes, { maxOutputLength: MAX_INFLATED_BYTES }).toString("utf8")) as unknown;
-  } catch (cause) {
-    throw new LookupKnowledgeError("INDEX_CORRUPT", "chunk list does not inflate to JSON", { cause });
-  }
 }
 
 /**
@@ -52,8 +36,7 @@ export function decodeChunkMeta(bytes: Uint8Array): unknown {
  */
 export function encodeContents(chunks: readonly Chunk[]): Buffer {
   const parts = chunks.map((chunk) => {
-    const stored = storedAt.get(chunk);
-    if (stored !== undefined) return stored.store.compressed(stored.index);
+    if (chunk instanceof StoredChunk) return chunk.compressedContent();
     let compressed = compressedOf.get(chunk);
     // Copied out: zlib's own output buffer is larger than the result, and thousands of them kept for reuse add up.
     if (compressed === undefined) compressedOf.set(chunk, (compressed = Buffer.from(deflateRawSync(Buffer.from(chunk.content, "utf8"), DEFLATE))));
@@ -75,7 +58,7 @@ export function encodeContents(chunks: readonly Chunk[]): Buffer {
  * content that does not inflate throws `INDEX_CORRUPT` when it is read).
  * @throws LookupKnowledgeError `INDEX_CORRUPT` when the layout does not match `chunks`.
  */
-export function attachContents(chunks: Record<string, unknown>[], bytes: Uint8Array): Chunk[] {
+export function attachContents(chunks: readonly ChunkFields[], bytes: Uint8Array): Chunk[] {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buffer.length < 4) throw corrupt("end early");
   const headerLength = buffer.readUInt32LE(0);
@@ -101,7 +84,7 @@ export function attachContents(chunks: Record<string, unknown>[], bytes: Uint8Ar
     let text = recent.get(i);
     if (text === undefined) {
       try {
-        text = utf8.decode(inflateRawSync(compressed(i)));
+        text = utf8.decode(inflateRawSync(compressed(i), { maxOutputLength: MAX_INFLATED_BYTES }));
       } catch (cause) {
         throw corrupt(`of chunk ${i} do not inflate to UTF-8 text; run \`lookup-knowledge index --full\``, cause);
       }
@@ -110,16 +93,10 @@ export function attachContents(chunks: Record<string, unknown>[], bytes: Uint8Ar
     }
     return text;
   };
-  const stored = { compressed };
-  return chunks.map((entry, i) => {
-    // An object literal with a getter stays a fast object; defining the property afterwards would not.
-    const { source, file, title, breadcrumb, meta } = entry as unknown as Chunk;
-    const chunk: Chunk =
-      title === undefined
-        ? { source, file, breadcrumb, get content() { return contentOf(i); }, meta }
-        : { source, file, title, breadcrumb, get content() { return contentOf(i); }, meta };
-    storedAt.set(chunk, { store: stored, index: i });
-    rememberContentDigest(chunk, buffer.subarray(digestStart + i * CONTENT_DIGEST_BYTES, digestStart + (i + 1) * CONTENT_DIGEST_BYTES));
-    return chunk;
-  });
+  const store: ContentStore = {
+    content: contentOf,
+    compressed,
+    digest: (i) => buffer.subarray(digestStart + i * CONTENT_DIGEST_BYTES, digestStart + (i + 1) * CONTENT_DIGEST_BYTES),
+  };
+  return chunks.map((fields, i) => new StoredChunk(fields, store, i));
 }

@@ -1,9 +1,10 @@
-import { readFile } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { indexUnusable } from "../errors.js";
+import { errorMessage, indexUnusable } from "../errors.js";
 import { INDEX_FILES } from "./index-layout.js";
 import { manifestProblem } from "./manifest-shape.js";
 import { INDEX_FORMAT_VERSION, sha256, type IndexManifest } from "./manifest.js";
+import { rememberOrigin } from "./verified-files.js";
 
 /** Reads a file's bytes; injectable so that tests can act between the reads of one load. */
 export type ReadBytes = (path: string) => Promise<Buffer>;
@@ -41,28 +42,89 @@ export async function readManifest(dir: string): Promise<ManifestRead> {
 }
 
 /**
- * Reads every data file the manifest lists from its generation folder and checks it against the
- * manifest's SHA-256, before any of them is parsed; the names were checked by {@link readManifest}.
+ * Reads a whole file in as few requests as it takes (usually one). `fs.readFile` reads in 512 KiB
+ * pieces, each of which waits for the event loop: while a load parses one file on the main thread,
+ * reading another would stall.
  */
-export async function readDataFiles(dir: string, manifest: IndexManifest, read: ReadBytes = readFile): Promise<Map<string, Buffer>> {
-  const contents = new Map<string, Buffer>();
-  for (const [name, expected] of Object.entries(manifest.checksums)) {
-    let data: Buffer;
-    try {
-      data = await read(join(dir, manifest.generation, name));
-    } catch (cause) {
-      throw indexUnusable(dir, `file ${name} is missing`, cause);
+export async function readWholeFile(path: string): Promise<Buffer> {
+  const handle = await open(path, "r");
+  try {
+    const { size } = await handle.stat();
+    const data = Buffer.allocUnsafe(size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await handle.read(data, at, size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
     }
-    if (sha256(data) !== expected) throw indexUnusable(dir, `file ${name} is corrupted (checksum mismatch)`);
-    contents.set(name, data);
+    // A file that shrank while it was read is returned as read; its checksum tells.
+    return at === size ? data : data.subarray(0, at);
+  } finally {
+    await handle.close();
   }
-  return contents;
+}
+
+/** The data files of one generation, each read and checked against its checksum as it arrives. */
+export class DataFiles {
+  readonly #dir: string;
+  readonly #files = new Map<string, Promise<Buffer>>();
+
+  /**
+   * Starts reading every data file the manifest lists from its generation folder, each checked
+   * as it arrives, so that the parsing of one overlaps with the reading of others. The reads queue
+   * on libuv's threads without waiting for the main thread: `order` names the files to queue first
+   * (the others follow in the manifest's order). The names were checked by {@link readManifest}.
+   */
+  constructor(dir: string, manifest: IndexManifest, read: ReadBytes = readWholeFile, order: readonly string[] = []) {
+    this.#dir = dir;
+    const names = Object.keys(manifest.checksums).sort((a, b) => rank(order, a) - rank(order, b));
+    for (const name of names) {
+      const expected = manifest.checksums[name];
+      const path = join(dir, manifest.generation, name);
+      const verified = readBytes(dir, path, name, read).then((data) => {
+        if (sha256(data) !== expected) throw indexUnusable(dir, `file ${name} is corrupted (checksum mismatch)`);
+        rememberOrigin(data, { path, sha256: expected });
+        return data;
+      });
+      // Awaited by `get`; a load that fails early leaves the others to settle unobserved.
+      verified.catch(() => undefined);
+      this.#files.set(name, verified);
+    }
+  }
+
+  /** True when the manifest lists `name`. */
+  has(name: string): boolean {
+    return this.#files.has(name);
+  }
+
+  /**
+   * The bytes of `name`, once they match the manifest's checksum.
+   * @throws LookupKnowledgeError `INDEX_CORRUPT` when it is not listed, missing or does not match.
+   */
+  async get(name: string): Promise<Buffer> {
+    const pending = this.#files.get(name);
+    if (pending === undefined) throw indexUnusable(this.#dir, `file ${name} is not listed in the manifest`);
+    return pending;
+  }
+}
+
+function rank(first: readonly string[], name: string): number {
+  const at = first.indexOf(name);
+  return at === -1 ? first.length : at;
+}
+
+async function readBytes(dir: string, path: string, name: string, read: ReadBytes): Promise<Buffer> {
+  try {
+    return await read(path);
+  } catch (cause) {
+    const code = (cause as { code?: unknown } | null)?.code;
+    throw indexUnusable(dir, code === "ENOENT" ? `file ${name} is missing` : `file ${name} cannot be read (${errorMessage(cause)})`, cause);
+  }
 }
 
 /** Parses one JSON data file of a verified index. */
-export function parseJsonFile<T>(dir: string, contents: Map<string, Buffer>, name: string): T {
-  const data = contents.get(name);
-  if (data === undefined) throw indexUnusable(dir, `file ${name} is not listed in the manifest`);
+export async function parseJsonFile<T>(dir: string, files: DataFiles, name: string): Promise<T> {
+  const data = await files.get(name);
   try {
     return JSON.parse(data.toString("utf8")) as T;
   } catch (cause) {

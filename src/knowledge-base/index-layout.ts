@@ -8,8 +8,8 @@ import { LSA_MODEL_FILE, LSA_PROJECTION_FILE } from "../l1/embeddings/index.js";
  */
 export const INDEX_FILES = {
   manifest: "manifest.json",
-  /** Every chunk without its content: deflated JSON. */
-  chunks: "chunks.json.deflate",
+  /** Every chunk without its content: JSON, each string written once (`chunk-meta-codec.ts`). */
+  chunks: "chunk-list.json",
   /** Every chunk's content, deflated one by one (inflated when read). */
   contents: "contents.bin",
   /** Corpus files and their content hashes, for incremental re-indexing. */

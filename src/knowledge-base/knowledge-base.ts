@@ -30,7 +30,11 @@ import type { SaveOptions } from "./save-options.js";
  * const same = await KnowledgeBase.load(".index");
  */
 export class KnowledgeBase implements RetrievalSource {
-  /** Every indexed chunk; a chunk's position is its number in both indexes. */
+  /**
+   * Every indexed chunk; a chunk's position is its number in both indexes. The chunks of a loaded
+   * index inflate their text when `content` is read: it is a getter, so copy one with
+   * `{ ...chunk, content: chunk.content }` (`JSON.stringify` includes it).
+   */
   readonly chunks: readonly Chunk[];
   /** Corpus files that were not indexed, and why. */
   readonly skipped: readonly SkippedFile[];
@@ -54,7 +58,9 @@ export class KnowledgeBase implements RetrievalSource {
     this.settings = parts.settings;
     this.embeddings = parts.embeddings;
     this.fingerprint = parts.fingerprint;
-    this.domains = [...new Set(parts.chunks.flatMap((chunk) => (chunk.meta.domain ? [chunk.meta.domain] : [])))].sort();
+    const domains = new Set<string>();
+    for (const { meta } of parts.chunks) if (meta.domain) domains.add(meta.domain);
+    this.domains = [...domains].sort();
     this.l0 = createL0Searcher(parts);
     const { chunks, embeddings, vectorIndex } = parts;
     this.l1 = embeddings === null ? null : vectorIndex === null ? { search: async () => [] } : createL1Searcher({ chunks, vectorIndex, embeddings, coverage: createTermCoverage(parts.bm25) });

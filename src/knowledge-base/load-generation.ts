@@ -7,45 +7,42 @@ import type { VectorIndex } from "../l1/vector-index.js";
 import { TOKENIZER_VERSION } from "../text/tokenize.js";
 import type { IndexedFile } from "../corpus/load-corpus.js";
 import type { Chunk } from "../types.js";
-import { parseJsonFile, readDataFiles, type ReadBytes } from "./index-files.js";
+import { DataFiles, parseJsonFile, type ReadBytes } from "./index-files.js";
 import { INDEX_FILES } from "./index-layout.js";
 import type { IndexParts } from "./index-parts.js";
 import type { IndexManifest, IndexSettings } from "./manifest.js";
-import { attachContents, decodeChunkMeta } from "./chunk-store.js";
+import { decodeChunkMeta, type ChunkFields } from "./chunk-meta-codec.js";
+import { attachContents } from "./chunk-store.js";
 import { checkFiles } from "./files-file.js";
-import { chunkProblem } from "./resolve-build-options.js";
 import { loadVerifiedVectors } from "./vector-file.js";
+import { originOf, rememberOrigin } from "./verified-files.js";
+
+/** The chunk list without contents, checked in shape and number against the manifest. */
+async function readChunkFields(dir: string, manifest: IndexManifest, files: DataFiles): Promise<ChunkFields[]> {
+  const bytes = await files.get(INDEX_FILES.chunks);
+  try {
+    return decodeChunkMeta(bytes, manifest.chunkCount);
+  } catch (cause) {
+    throw indexUnusable(dir, `${INDEX_FILES.chunks}: ${errorDetail(cause)}`, cause);
+  }
+}
 
 /**
- * The chunk list, checked in shape and number; contents are attached compressed and inflated
- * when read. The checksums verified every byte against the manifest, so the fingerprint is the
- * manifest's (recomputing it would inflate every chunk).
+ * The chunks, their contents attached compressed and inflated when read. The checksums verified
+ * every byte against the manifest, so the fingerprint is the manifest's (recomputing it would
+ * inflate every chunk).
  */
-function readChunks(dir: string, manifest: IndexManifest, contents: Map<string, Buffer>): Chunk[] {
-  const metaBytes = contents.get(INDEX_FILES.chunks);
-  const contentBytes = contents.get(INDEX_FILES.contents);
-  if (metaBytes === undefined || contentBytes === undefined) throw indexUnusable(dir, `${INDEX_FILES.chunks} or ${INDEX_FILES.contents} is not listed in the manifest`);
-  let chunks: unknown;
+async function attachChunkContents(dir: string, fields: ChunkFields[], files: DataFiles): Promise<Chunk[]> {
+  const bytes = await files.get(INDEX_FILES.contents);
   try {
-    chunks = decodeChunkMeta(metaBytes);
-  } catch (cause) {
-    throw indexUnusable(dir, `${INDEX_FILES.chunks} ${errorDetail(cause)}`, cause);
-  }
-  if (!Array.isArray(chunks) || chunks.length !== manifest.chunkCount) throw indexUnusable(dir, `${INDEX_FILES.chunks} does not match the manifest`);
-  for (const [i, chunk] of chunks.entries()) {
-    // The content is attached next; a placeholder lets the shape check run on everything else.
-    if (typeof chunk === "object" && chunk !== null) (chunk as Record<string, unknown>).content = "";
-    const problem = chunkProblem(chunk);
-    if (problem !== null) throw indexUnusable(dir, `${INDEX_FILES.chunks}: chunk ${i} (numbered from 0) ${problem}`);
-  }
-  try {
-    return attachContents(chunks as Record<string, unknown>[], contentBytes);
+    return attachContents(fields, bytes);
   } catch (cause) {
     throw indexUnusable(dir, `${INDEX_FILES.contents}: ${errorDetail(cause)}`, cause);
   }
 }
 
-function restoreEmbeddings(dir: string, settings: IndexSettings, contents: Map<string, Buffer>, given?: EmbeddingsInterface): EmbeddingsInterface | null {
+/** The embeddings L1 uses: the caller's, or the saved statistical model; null for an L0-only index. */
+async function restoreEmbeddings(dir: string, settings: IndexSettings, files: DataFiles, given?: EmbeddingsInterface): Promise<EmbeddingsInterface | null> {
   const { embedder } = settings;
   if (embedder.kind === "none") return null;
   if (embedder.kind === "statistical-lsa" && given !== undefined && !(given instanceof LsaEmbeddings)) {
@@ -61,31 +58,45 @@ function restoreEmbeddings(dir: string, settings: IndexSettings, contents: Map<s
       `the index in "${dir}" was built with custom embeddings (${embedder.name ?? "unknown"}); pass the same embeddings to KnowledgeBase.load(dir, { embeddings }).`,
     );
   }
-  const projection = contents.get(LSA_PROJECTION_FILE);
-  if (projection === undefined) throw indexUnusable(dir, `file ${LSA_PROJECTION_FILE} is not listed in the manifest`);
-  const header = parseJsonFile<LsaModelHeader>(dir, contents, LSA_MODEL_FILE);
+  const header = await parseJsonFile<LsaModelHeader>(dir, files, LSA_MODEL_FILE);
+  const projection = await files.get(LSA_PROJECTION_FILE);
   try {
-    return LsaEmbeddings.deserialize(header, projection);
+    const model = LsaEmbeddings.deserialize(header, projection);
+    // The model's encoding is a copy of the verified bytes: a save may link their file again.
+    const origin = originOf(projection);
+    if (origin !== undefined) rememberOrigin(model.serialize().projection, origin);
+    return model;
   } catch (cause) {
     throw indexUnusable(dir, `the embedder model does not load (${errorDetail(cause)})`, cause);
   }
 }
 
-async function restoreVectors(dir: string, manifest: IndexManifest, contents: Map<string, Buffer>, chunks: Chunk[]): Promise<VectorIndex> {
-  const bytes = contents.get(INDEX_FILES.vectors);
-  const { dimensions } = manifest.settings.embedder;
-  if (bytes === undefined || dimensions === null) throw indexUnusable(dir, `file ${INDEX_FILES.vectors} is not listed in the manifest`);
-  let vectorIndex: VectorIndex;
-  try {
-    vectorIndex = await loadVerifiedVectors(bytes, dimensions, chunks.map((chunk) => chunk.meta.domain), manifest.settings.hnsw);
-  } catch (cause) {
-    throw indexUnusable(dir, `the vector index does not load (${errorDetail(cause)})`, cause);
-  }
-  if (vectorIndex.size !== chunks.length) throw indexUnusable(dir, `the vector index holds ${vectorIndex.size} vectors for ${chunks.length} chunks`);
-  return vectorIndex;
+/** The vector index, read by hnswlib off the main thread; `started` settles once hnswlib reads. */
+function restoreVectors(dir: string, manifest: IndexManifest, files: DataFiles, chunks: Promise<Chunk[]>): { started: Promise<void>; done: Promise<VectorIndex> } {
+  let reading: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (reading = resolve));
+  const done = (async () => {
+    const { dimensions } = manifest.settings.embedder;
+    if (dimensions === null) throw indexUnusable(dir, "the manifest gives no embedding dimensions for its vectors");
+    const bytes = await files.get(INDEX_FILES.vectors);
+    const domains = chunks.then((list) => list.map((chunk) => chunk.meta.domain));
+    domains.catch(() => undefined);
+    let vectorIndex: VectorIndex;
+    try {
+      vectorIndex = await loadVerifiedVectors(bytes, dimensions, domains, manifest.settings.hnsw, reading);
+    } catch (cause) {
+      throw indexUnusable(dir, `the vector index does not load (${errorDetail(cause)})`, cause);
+    }
+    if (vectorIndex.size !== manifest.chunkCount) throw indexUnusable(dir, `the vector index holds ${vectorIndex.size} vectors for ${manifest.chunkCount} chunks`);
+    return vectorIndex;
+  })();
+  done.catch(() => undefined);
+  // A load that fails before hnswlib starts reading must not wait for it.
+  void done.finally(reading);
+  return { started, done };
 }
 
-/** Lets the vector load, which runs step by step on the event loop, advance between synchronous phases. */
+/** Lets the reads and the vector load, which advance step by step on the event loop, go on between synchronous phases. */
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
@@ -98,31 +109,43 @@ export async function loadGeneration(dir: string, manifest: IndexManifest, optio
       `the index in "${dir}" was built with term rules version ${manifest.settings.tokenizerVersion}, this version uses ${TOKENIZER_VERSION}. Run \`lookup-knowledge index --out ${dir}\` to rebuild it.`,
     );
   }
-  const contents = await readDataFiles(dir, manifest, read);
-  const chunks = readChunks(dir, manifest, contents);
-  const embeddings = restoreEmbeddings(dir, manifest.settings, contents, options.embeddings);
-  // hnswlib reads its graph off the main thread: the keyword layer is decoded meanwhile.
-  const pendingVectors = embeddings !== null && chunks.length > 0 ? restoreVectors(dir, manifest, contents, chunks) : Promise.resolve(null);
-  pendingVectors.catch(() => undefined);
-  await yieldToEventLoop();
-  const bm25Bytes = contents.get(INDEX_FILES.bm25);
-  if (bm25Bytes === undefined) throw indexUnusable(dir, `file ${INDEX_FILES.bm25} is not listed in the manifest`);
+  // The vector graph, the largest file, starts first, and hnswlib reads it while the rest is decoded:
+  // asynchronous reads advance only when the main thread is free.
+  const files = new DataFiles(dir, manifest, read, [INDEX_FILES.chunks, INDEX_FILES.vectors, INDEX_FILES.contents]);
+  const fields = readChunkFields(dir, manifest, files);
+  fields.catch(() => undefined);
+  let chunksDecoded: (chunks: Promise<Chunk[]>) => void = () => undefined;
+  const chunksPromise = new Promise<Chunk[]>((resolve) => (chunksDecoded = resolve));
+  const vectors = manifest.settings.embedder.kind !== "none" && manifest.chunkCount > 0 ? restoreVectors(dir, manifest, files, chunksPromise) : null;
+  let chunks: Chunk[];
+  let embeddings: EmbeddingsInterface | null;
+  try {
+    const decoded = await fields;
+    await vectors?.started;
+    chunks = await attachChunkContents(dir, decoded, files);
+    chunksDecoded(Promise.resolve(chunks));
+    embeddings = await restoreEmbeddings(dir, manifest.settings, files, options.embeddings);
+  } catch (error) {
+    chunksDecoded(Promise.reject(error));
+    throw error;
+  }
+  const pendingVectors = embeddings !== null && vectors !== null ? vectors.done : Promise.resolve(null);
+  const bm25Bytes = await files.get(INDEX_FILES.bm25);
   let bm25: Bm25Stats;
   try {
     bm25 = Bm25Stats.decode(bm25Bytes);
   } catch (cause) {
     throw indexUnusable(dir, `the keyword index does not load (${errorDetail(cause)})`, cause);
   }
-  await yieldToEventLoop();
   if (bm25.size !== chunks.length) throw indexUnusable(dir, `${INDEX_FILES.bm25} holds ${bm25.size} documents for ${chunks.length} chunks`);
-  let files: IndexedFile[] | null = null;
-  if (contents.has(INDEX_FILES.files)) {
-    const checked = checkFiles(parseJsonFile<unknown>(dir, contents, INDEX_FILES.files), chunks);
+  let indexedFiles: IndexedFile[] | null = null;
+  if (files.has(INDEX_FILES.files)) {
+    const checked = checkFiles(await parseJsonFile<unknown>(dir, files, INDEX_FILES.files), chunks);
     if (typeof checked === "string") throw indexUnusable(dir, `${INDEX_FILES.files} ${checked}`);
-    files = checked;
+    indexedFiles = checked;
   }
   await yieldToEventLoop();
   const hintIndex = HintIndex.build(chunks);
   const vectorIndex = await pendingVectors;
-  return { chunks, skipped: manifest.skipped, fileCount: manifest.fileCount, files, hintIndex, bm25, embeddings, vectorIndex, settings: manifest.settings, fingerprint: manifest.fingerprint, history: manifest.history ?? { mode: "full", lsa: embeddings instanceof LsaEmbeddings ? "fitted" : null, changedSinceFit: 0 } };
+  return { chunks, skipped: manifest.skipped, fileCount: manifest.fileCount, files: indexedFiles, hintIndex, bm25, embeddings, vectorIndex, settings: manifest.settings, fingerprint: manifest.fingerprint, history: manifest.history ?? { mode: "full", lsa: embeddings instanceof LsaEmbeddings ? "fitted" : null, changedSinceFit: 0 } };
 }

@@ -1,14 +1,16 @@
 import { createHash } from "node:crypto";
-import type { Chunk, SkippedFile } from "../types.js";
+import type { Chunk, DocumentMeta, SkippedFile } from "../types.js";
 import { contentDigest } from "./content-digest.js";
 
 /**
  * Version of the saved index layout; a different version must be rebuilt. Version 2 keeps the
  * data files in a generation folder that `manifest.json` names, so that a save swaps indexes atomically;
  * version 3 stores BM25 postings in binary (`bm25.bin`), keeps no FlexSearch export (the hint index
- * is rebuilt from the chunks at load) and lists the corpus files with their hashes (`files.json`).
+ * is rebuilt from the chunks at load) and lists the corpus files with their hashes (`files.json`);
+ * version 4 writes each string of the chunk list once and lets a load decode BM25 postings term by
+ * term when they are first needed.
  */
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 
 /** How L1 embeds text: the built-in statistical embedder, a caller's embeddings, or no L1. */
 export interface EmbedderInfo {
@@ -71,7 +73,21 @@ export function sha256(data: string | Uint8Array): string {
 export function fingerprintOf(chunks: readonly Chunk[], settings: IndexSettings): string {
   const hash = createHash("sha256");
   hash.update(JSON.stringify({ formatVersion: INDEX_FORMAT_VERSION, settings }));
-  // A chunk's content enters through its digest, which a loaded index keeps without inflating the text.
-  for (const chunk of chunks) hash.update(JSON.stringify([chunk.source, chunk.breadcrumb, chunk.meta, Buffer.from(contentDigest(chunk)).toString("hex")]));
+  // Each chunk adds `JSON.stringify([source, breadcrumb, meta, digest])`, written out piece by piece
+  // so that a frontmatter shared by the chunks of a file is serialised once. A chunk's content enters
+  // through its digest, which a loaded index keeps without inflating the text.
+  const metaJson = new Map<DocumentMeta, string>();
+  let pending = "";
+  for (const chunk of chunks) {
+    let meta = metaJson.get(chunk.meta);
+    if (meta === undefined) metaJson.set(chunk.meta, (meta = JSON.stringify(chunk.meta)));
+    const digest = contentDigest(chunk);
+    pending += `[${JSON.stringify(chunk.source)},${JSON.stringify(chunk.breadcrumb)},${meta},"${Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString("hex")}"]`;
+    if (pending.length > 1 << 16) {
+      hash.update(pending);
+      pending = "";
+    }
+  }
+  hash.update(pending);
   return `sha256:${hash.digest("hex").slice(0, 16)}`;
 }

@@ -1,8 +1,8 @@
-import { appendFile, mkdtemp, rm, statfs, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, open, rm, statfs } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
-import { storedVectorCount, VectorIndex, type VectorIndexOptions } from "../l1/vector-index.js";
+import { storedVectorCount, VectorIndex, type LoadedGraph, type VectorIndexOptions } from "../l1/vector-index.js";
 import { decodeVectorLabels, encodeVectorLabels } from "../l1/vector-labels.js";
 import { syncAndRead } from "./durable-fs.js";
 import { INDEX_FILES } from "./index-layout.js";
@@ -44,17 +44,33 @@ export async function writeVectorFile(vectorIndex: VectorIndex, path: string, _d
  * the graph goes to a private scratch folder first, never re-read from the index folder that
  * another process may change meanwhile. The label map is taken from the same bytes and checked
  * against the chunks (`domains` has one entry per chunk); a file without one (written before
- * label maps existed) maps label `i` to chunk `i`.
+ * label maps existed) maps label `i` to chunk `i`. `domains` may still be coming (the chunks are
+ * decoded while hnswlib reads); `onReading` is called once hnswlib has started reading.
  * @throws LookupKnowledgeError `INDEX_CORRUPT` when the label map is malformed or does not fit the graph and the chunks.
  */
-export async function loadVerifiedVectors(bytes: Uint8Array, dimensions: number, domains: readonly (string | undefined)[], options: VectorIndexOptions): Promise<VectorIndex> {
+export async function loadVerifiedVectors(bytes: Uint8Array, dimensions: number, domains: readonly (string | undefined)[] | Promise<readonly (string | undefined)[]>, options: VectorIndexOptions, onReading?: () => void): Promise<VectorIndex> {
   const { graph, chunkOfLabel } = decodeVectorLabels(bytes);
   const scratch = await mkdtemp(join(tmpdir(), "lookup-knowledge-hnsw-"));
+  let loaded: LoadedGraph;
   try {
     const file = join(scratch, INDEX_FILES.vectors);
-    await writeFile(file, graph, { mode: 0o600 });
-    return await VectorIndex.load(file, dimensions, domains, options, chunkOfLabel ?? undefined);
+    await writeWhole(file, graph);
+    const reading = VectorIndex.readGraph(file, dimensions);
+    onReading?.();
+    loaded = await reading;
   } finally {
     await rm(scratch, { recursive: true, force: true });
+  }
+  return VectorIndex.fromGraph(loaded, await domains, options, chunkOfLabel ?? undefined);
+}
+
+/** Writes `data` into the new private file `path` in one request (`writeFile` writes 512 KiB at a time, each waiting for the event loop). */
+async function writeWhole(path: string, data: Uint8Array): Promise<void> {
+  const handle = await open(path, "wx", 0o600);
+  try {
+    let at = 0;
+    while (at < data.length) at += (await handle.write(data, at, data.length - at)).bytesWritten;
+  } finally {
+    await handle.close();
   }
 }

@@ -5,21 +5,30 @@ import { syncFolder, writeFileDurably } from "./durable-fs.js";
 import { assertIndexFolder, collectGarbage, markWriting, unmarkWriting } from "./index-folder.js";
 import { INDEX_FILES, newGenerationName, STAGED_MANIFEST } from "./index-layout.js";
 import { sha256, type IndexManifest } from "./manifest.js";
+import { linkVerified } from "./verified-files.js";
 import type { SaveOptions, SaveStep } from "./save-options.js";
 
 /** One data file of an index and how to write it. */
 export interface IndexFile {
   name: string;
-  /** Writes the new file `path`, flushed to the disk, and returns the bytes it holds (for the checksum). */
-  write: (path: string) => Promise<string | Uint8Array>;
+  /**
+   * Writes the new file `path`, flushed to the disk, and returns the bytes it holds (for the
+   * checksum), or their SHA-256 when it is known (a file linked from a verified one).
+   */
+  write: (path: string) => Promise<string | Uint8Array | { sha256: string }>;
 }
 
-/** A data file whose bytes `serialize` returns, serialised only when its turn to be written comes. */
+/**
+ * A data file whose bytes `serialize` returns, serialised only when its turn to be written comes;
+ * bytes a load verified are linked from the file they were read from instead of written again.
+ */
 export function serializedFile(name: string, serialize: () => string | Uint8Array): IndexFile {
   return {
     name,
     async write(path) {
       const data = serialize();
+      const linked = typeof data === "string" ? null : await linkVerified(data, path);
+      if (linked !== null) return { sha256: linked };
       await writeFileDurably(path, data);
       return data;
     },
@@ -57,9 +66,11 @@ export async function writeIndexFolder(dir: string, files: readonly IndexFile[],
     await markWriting(dir, generation);
     marked = true;
     await mkdir(folder);
+    // One file after the other: a disk that fills up fails the file that ran out of room.
     const checksums: Record<string, string> = {};
     for (const file of files) {
-      checksums[file.name] = sha256(await file.write(join(folder, file.name)));
+      const written = await file.write(join(folder, file.name));
+      checksums[file.name] = typeof written === "object" && "sha256" in written ? written.sha256 : sha256(written);
       done += 1;
       report("write", file.name);
     }

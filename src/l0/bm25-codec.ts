@@ -1,9 +1,24 @@
 /**
- * The binary form of the BM25 postings: a small JSON header, the terms, and varint-coded
- * document lengths and postings (document gaps and term frequencies), about 2-3 bytes a posting.
+ * The binary form of the BM25 postings, version 3, about 2-3 bytes a posting. In order:
+ *
+ * 1. header: a varint byte length, then JSON `{ format, version, k1, b, terms, docs, postings }`
+ *    (the last three are counts);
+ * 2. terms: a varint byte length, then the terms in UTF-8 joined by line breaks (position = id);
+ * 3. document lengths: one varint per document, its number of tokens;
+ * 4. term table: per term, two varints: its document frequency `df` and the byte length of its
+ *    posting block;
+ * 5. posting blocks, term by term: per posting, two varints: the gap to the previous document of
+ *    the term (`doc - previous - 1`, the first taking `previous = -1`) and the term frequency.
+ *
+ * Varints are unsigned LEB128 in shortest form, so given postings have one encoding and
+ * re-encoding a decoded file gives its bytes back. The table comes before the blocks so that a
+ * load finds every block by scanning the table alone: {@link decodeBm25} reads and checks
+ * sections 1-4 and the table's sums, and leaves each block to be decoded, and checked, the
+ * first time its term is needed (`bm25-blocks.ts`). Version 2 had no table (each block started
+ * with its `df`) and is refused.
  */
-import { LookupKnowledgeError } from "../errors.js";
 import { resolveBm25Options } from "./bm25-options.js";
+import { bm25Corrupt as corrupt, VarintReader, VarintWriter } from "./bm25-varint.js";
 
 /** What a BM25 index is made of, in memory and on disk. */
 export interface Bm25Postings {
@@ -21,48 +36,37 @@ export interface Bm25Postings {
   docLengths: Uint32Array;
 }
 
+/** A BM25 file as {@link decodeBm25} leaves it: all but the posting blocks read and checked. */
+export interface Bm25File {
+  /**
+   * The postings, `docs` and `tfs` allocated to full size but holding a term's postings only once
+   * its block is decoded (`PostingBlocks`): never hand them on before every block is.
+   */
+  postings: Bm25Postings;
+  /** The file's bytes (the caller's, not a copy). */
+  bytes: Uint8Array;
+  /** Term t's block is `bytes[blockStarts[t] .. blockStarts[t + 1])`. */
+  blockStarts: Uint32Array;
+  /** True when `bytes` are exactly what {@link encodeBm25} gives for the postings (the header in the form it writes). */
+  canonical: boolean;
+}
+
 const MAGIC = "lookup-knowledge-bm25";
 /** Version of the binary layout; another version is refused. */
-export const BM25_FORMAT_VERSION = 2;
+export const BM25_FORMAT_VERSION = 3;
 
-class Writer {
-  #buffer = new Uint8Array(1 << 16);
-  #length = 0;
-
-  varint(value: number): void {
-    if (this.#length + 5 > this.#buffer.length) this.#grow(5);
-    let v = value >>> 0;
-    while (v >= 0x80) {
-      this.#buffer[this.#length++] = (v & 0x7f) | 0x80;
-      v >>>= 7;
-    }
-    this.#buffer[this.#length++] = v;
-  }
-
-  bytes(data: Uint8Array): void {
-    if (this.#length + data.length > this.#buffer.length) this.#grow(data.length);
-    this.#buffer.set(data, this.#length);
-    this.#length += data.length;
-  }
-
-  result(): Uint8Array {
-    return this.#buffer.subarray(0, this.#length);
-  }
-
-  #grow(extra: number): void {
-    const next = new Uint8Array(Math.max(this.#buffer.length * 2, this.#length + extra));
-    next.set(this.#buffer.subarray(0, this.#length));
-    this.#buffer = next;
-  }
+/** The header {@link encodeBm25} writes. */
+function headerText(params: { k1: number; b: number }, terms: number, docs: number, postings: number): string {
+  return JSON.stringify({ format: MAGIC, version: BM25_FORMAT_VERSION, k1: params.k1, b: params.b, terms, docs, postings });
 }
 
 /** Encodes postings; {@link decodeBm25} restores them exactly. */
 export function encodeBm25(postings: Bm25Postings): Uint8Array {
   const { terms, offsets, docs, tfs, docLengths } = postings;
-  const header = JSON.stringify({ format: MAGIC, version: BM25_FORMAT_VERSION, k1: postings.k1, b: postings.b, terms: terms.length, docs: docLengths.length, postings: docs.length });
-  const writer = new Writer();
+  const { blocks, blockLengths } = encodeBlocks(postings);
+  const writer = new VarintWriter();
   const text = new TextEncoder();
-  const headerBytes = text.encode(header);
+  const headerBytes = text.encode(headerText(postings, terms.length, docLengths.length, docs.length));
   writer.varint(headerBytes.length);
   writer.bytes(headerBytes);
   const termBytes = text.encode(terms.join("\n"));
@@ -71,61 +75,69 @@ export function encodeBm25(postings: Bm25Postings): Uint8Array {
   for (const length of docLengths) writer.varint(length);
   for (let t = 0; t < terms.length; t++) {
     writer.varint(offsets[t + 1] - offsets[t]);
-    let previous = -1;
-    for (let at = offsets[t]; at < offsets[t + 1]; at++) {
-      writer.varint(docs[at] - previous - 1);
-      writer.varint(tfs[at]);
-      previous = docs[at];
-    }
+    writer.varint(blockLengths[t]);
   }
+  writer.bytes(blocks);
   return writer.result();
 }
 
-/** Reads varints and text from a byte array, refusing to run past its end. */
-class Reader {
-  at = 0;
-  constructor(private readonly bytes: Uint8Array) {}
-
-  varint(): number {
-    let value = 0;
-    for (let shift = 0; ; shift += 7) {
-      if (this.at >= this.bytes.length) throw corrupt("end early");
-      if (shift > 28) throw corrupt("hold a number that does not fit 32 bits");
-      const byte = this.bytes[this.at++];
-      value += (byte & 0x7f) * 2 ** shift;
-      if (byte < 0x80) break;
-    }
-    if (value > 0xffffffff) throw corrupt("hold a number that does not fit 32 bits");
-    return value;
-  }
-
-  text(length: number): string {
-    if (this.at + length > this.bytes.length) throw corrupt("end early");
-    const value = new TextDecoder("utf-8", { fatal: true }).decode(this.bytes.subarray(this.at, this.at + length));
-    this.at += length;
-    return value;
-  }
-}
-
-function corrupt(detail: string): LookupKnowledgeError {
-  return new LookupKnowledgeError("INDEX_CORRUPT", `BM25 postings ${detail}`);
-}
-
 /**
- * Decodes {@link encodeBm25} output, checking every count, range and order on the way.
- * @throws LookupKnowledgeError `INDEX_CORRUPT` naming what is malformed.
+ * The posting blocks, term by term, and each block's byte length: the hot loop of a save, so its
+ * varints are written inline into a buffer grown before each term (two varints of at most 5 bytes
+ * a posting).
  */
-export function decodeBm25(bytes: Uint8Array): Bm25Postings {
-  const reader = new Reader(bytes);
-  const varint = () => reader.varint();
-  const text = (length: number) => reader.text(length);
+function encodeBlocks({ terms, offsets, docs, tfs }: Bm25Postings): { blocks: Uint8Array; blockLengths: Float64Array } {
+  let out = new Uint8Array(Math.max(1 << 16, docs.length * 3));
+  let length = 0;
+  const blockLengths = new Float64Array(terms.length);
+  for (let t = 0; t < terms.length; t++) {
+    const start = length;
+    const end = offsets[t + 1];
+    if (length + (end - offsets[t]) * 10 > out.length) {
+      const grown = new Uint8Array(Math.max(out.length * 2, length + (end - offsets[t]) * 10));
+      grown.set(out.subarray(0, length));
+      out = grown;
+    }
+    let previous = -1;
+    for (let at = offsets[t]; at < end; at++) {
+      const doc = docs[at];
+      let v = doc - previous - 1;
+      previous = doc;
+      while (v >= 0x80) {
+        out[length++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      out[length++] = v;
+      v = tfs[at];
+      while (v >= 0x80) {
+        out[length++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      out[length++] = v;
+    }
+    blockLengths[t] = length - start;
+  }
+  return { blocks: out.subarray(0, length), blockLengths };
+}
+
+interface Header {
+  params: { k1: number; b: number };
+  termCount: number;
+  docCount: number;
+  postingCount: number;
+  canonical: boolean;
+}
+
+function readHeader(reader: VarintReader): Header {
+  let text: string;
   let header: { format?: unknown; version?: unknown; k1?: unknown; b?: unknown; terms?: unknown; docs?: unknown; postings?: unknown };
   try {
-    header = JSON.parse(text(varint())) as typeof header;
-  } catch (error) {
-    throw error instanceof LookupKnowledgeError ? error : corrupt("have no readable header");
+    text = reader.text(reader.varint());
+    header = JSON.parse(text) as typeof header;
+  } catch {
+    throw corrupt("have no readable header");
   }
-  if (header.format !== MAGIC || header.version !== BM25_FORMAT_VERSION) throw corrupt(`are not version ${BM25_FORMAT_VERSION} postings`);
+  if (typeof header !== "object" || header === null || header.format !== MAGIC || header.version !== BM25_FORMAT_VERSION) throw corrupt(`are not version ${BM25_FORMAT_VERSION} postings`);
   const counts = [header.terms, header.docs, header.postings];
   if (!counts.every((n) => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= 0xffffffff)) throw corrupt("have bad counts in their header");
   const [termCount, docCount, postingCount] = counts as number[];
@@ -135,48 +147,50 @@ export function decodeBm25(bytes: Uint8Array): Bm25Postings {
   } catch {
     throw corrupt(`have parameters out of range (${String(header.k1)}, ${String(header.b)})`);
   }
-  const termText = text(varint());
+  return { params, termCount, docCount, postingCount, canonical: text === headerText(params, termCount, docCount, postingCount) };
+}
+
+/**
+ * Decodes {@link encodeBm25} output but for the posting blocks, checking the header, the terms,
+ * every document length, and the term table: each block holds room for its postings (2 to 10
+ * bytes each), no term more postings than documents, the postings sum to the header's count and
+ * the blocks fill the rest of the file exactly. Costs a scan of the table, not of the postings.
+ * `bytes` are kept in the result, not copied (a copy would cost more than the rest at 100k chunks).
+ * @throws LookupKnowledgeError `INDEX_CORRUPT` naming what is malformed.
+ */
+export function decodeBm25(bytes: Uint8Array): Bm25File {
+  if (bytes.length > 0xffffffff) throw corrupt("take more than 4 GiB");
+  const reader = new VarintReader(bytes);
+  const { params, termCount, docCount, postingCount, canonical } = readHeader(reader);
+  const termText = reader.text(reader.varint());
   const terms = termCount === 0 ? [] : termText.split("\n");
   if (terms.length !== termCount || (termCount === 0 && termText !== "")) throw corrupt(`list ${terms.length} terms, not ${termCount}`);
-  // Every posting takes at least two bytes: a count larger than the file can hold is a lie.
-  if (postingCount * 2 + docCount > bytes.length) throw corrupt("claim more entries than the file holds");
+  // Every count is checked against the bytes left before anything that size is allocated.
+  if (docCount + 2 * termCount > bytes.length - reader.at) throw corrupt("claim more entries than the file holds");
   const docLengths = new Uint32Array(docCount);
-  for (let d = 0; d < docCount; d++) docLengths[d] = varint();
+  reader.varints(docLengths);
+  const table = new Uint32Array(2 * termCount);
+  reader.varints(table);
   const offsets = new Uint32Array(termCount + 1);
+  const blockStarts = new Uint32Array(termCount + 1);
+  let postings = 0;
+  let blockBytes = 0;
+  for (let t = 0; t < termCount; t++) {
+    const df = table[2 * t];
+    const length = table[2 * t + 1];
+    if (df > docCount || length < 2 * df || length > 10 * df) throw corrupt(`give term ${t} ${df} postings in a block of ${length} bytes`);
+    postings += df;
+    blockBytes += length;
+    if (postings > postingCount) throw corrupt(`hold more postings than the ${postingCount} their header counts`);
+    if (blockBytes > bytes.length) throw corrupt("list posting blocks larger than the file");
+    offsets[t + 1] = postings;
+    blockStarts[t + 1] = blockBytes;
+  }
+  if (postings !== postingCount) throw corrupt(`hold ${postings} postings, not the ${postingCount} their header counts`);
+  const rest = bytes.length - reader.at;
+  if (blockBytes !== rest) throw corrupt(`list posting blocks of ${blockBytes} bytes in total, but ${rest} bytes follow the table`);
+  for (let t = 0; t <= termCount; t++) blockStarts[t] += reader.at;
   const docs = new Uint32Array(postingCount);
   const tfs = new Uint32Array(postingCount);
-  let p = 0;
-  const end = bytes.length;
-  // A local position: the hot loop must not go through the reader object for every byte.
-  let at = reader.at;
-  for (let t = 0; t < termCount; t++) {
-    reader.at = at;
-    const df = reader.varint();
-    at = reader.at;
-    if (p + df > postingCount) throw corrupt(`term ${t} has more postings than the header counts`);
-    let previous = -1;
-    // The hot loop of a load: two varints per posting; most take one byte, so that case is inline.
-    for (let i = 0; i < df; i++, p++) {
-      let gap: number;
-      let tf: number;
-      if (at + 1 < end && bytes[at] < 0x80 && bytes[at + 1] < 0x80) {
-        gap = bytes[at];
-        tf = bytes[at + 1];
-        at += 2;
-      } else {
-        reader.at = at;
-        gap = reader.varint();
-        tf = reader.varint();
-        at = reader.at;
-      }
-      const doc = previous + 1 + gap;
-      if (doc >= docCount || tf < 1 || tf > 0xffffffff) throw corrupt(`term ${t} has a bad posting (document ${doc}, frequency ${tf})`);
-      docs[p] = doc;
-      tfs[p] = tf;
-      previous = doc;
-    }
-    offsets[t + 1] = p;
-  }
-  if (p !== postingCount || at !== end) throw corrupt("do not match the counts in their header");
-  return { ...params, terms, offsets, docs, tfs, docLengths };
+  return { postings: { ...params, terms, offsets, docs, tfs, docLengths }, bytes, blockStarts, canonical };
 }

@@ -1,6 +1,6 @@
 import { Index } from "flexsearch";
 import { tokenize } from "../text/tokenize.js";
-import type { Chunk } from "../types.js";
+import type { Chunk, DocumentMeta } from "../types.js";
 
 /** The short fields L0 turns into hints. */
 export type HintField = "title" | "keyword" | "alias" | "entity" | "domain";
@@ -20,15 +20,24 @@ interface PhraseEntry {
   files: string[];
 }
 
-function phrasesOf(chunk: Chunk): [HintField, string][] {
+/** What the hint index reads of a chunk: its file and that file's title and frontmatter. */
+export type HintSource = Pick<Chunk, "file" | "title" | "meta">;
+
+/** Calls `visit` with each short-field phrase of a chunk's frontmatter, in field order. */
+function forEachPhrase(chunk: HintSource, visit: (field: HintField, phrase: string) => void): void {
   const { meta } = chunk;
-  return [
-    ...(chunk.title !== undefined ? [["title", chunk.title] as [HintField, string]] : []),
-    ...meta.keywords.map((phrase): [HintField, string] => ["keyword", phrase]),
-    ...meta.aliases.map((phrase): [HintField, string] => ["alias", phrase]),
-    ...meta.entities.map((phrase): [HintField, string] => ["entity", phrase]),
-    ...(meta.domain !== undefined ? [["domain", meta.domain] as [HintField, string]] : []),
-  ];
+  if (chunk.title !== undefined) visit("title", chunk.title);
+  for (const phrase of meta.keywords) visit("keyword", phrase);
+  for (const phrase of meta.aliases) visit("alias", phrase);
+  for (const phrase of meta.entities) visit("entity", phrase);
+  if (meta.domain !== undefined) visit("domain", meta.domain);
+}
+
+/** `files` sorted without repeats; most lists are already sorted, which costs one pass. */
+function sortedUnique(files: string[]): string[] {
+  let sorted = true;
+  for (let i = 1; i < files.length && sorted; i++) sorted = files[i - 1] < files[i];
+  return sorted ? files : [...new Set(files)].sort();
 }
 
 /**
@@ -41,43 +50,56 @@ export class HintIndex {
   // One tokenizer everywhere: FlexSearch stores the same stemmed terms that BM25 and the hints use.
   readonly #index = new Index({ tokenize: "strict", encode: (text: string) => tokenize(text) });
   readonly #entries = new Map<number, PhraseEntry>();
-  readonly #entryIds = new Map<string, number>();
+  /** Per field, the id of each phrase. */
+  readonly #entryIds: Record<HintField, Map<string, number>> = { title: new Map(), keyword: new Map(), alias: new Map(), entity: new Map(), domain: new Map() };
   /** Per file, the phrase entries it holds. */
   readonly #fileEntries = new Map<string, number[]>();
   #nextId = 0;
 
   /** Indexes the short fields of every file of `chunks` (a file's first chunk carries its frontmatter). */
-  static build(chunks: readonly Chunk[]): HintIndex {
+  static build(chunks: readonly HintSource[]): HintIndex {
     const index = new HintIndex();
     index.add(chunks);
     return index;
   }
 
   /** Adds the files of `chunks` that are not indexed yet. */
-  add(chunks: readonly Chunk[]): void {
-    const changed = new Set<PhraseEntry>();
+  add(chunks: readonly HintSource[]): void {
+    // Files sharing one frontmatter object (the chunks of a file, equal frontmatter in a loaded
+    // index) resolve their phrases once.
+    const idsOf = new Map<DocumentMeta, { title: string | undefined; ids: number[] }>();
+    const changed = new Map<number, PhraseEntry>();
     for (const chunk of chunks) {
       if (this.#fileEntries.has(chunk.file)) continue;
-      const ids: number[] = [];
-      for (const [field, phrase] of phrasesOf(chunk)) {
-        const key = `${field}\u0000${phrase}`;
-        let id = this.#entryIds.get(key);
-        if (id === undefined) {
-          id = this.#nextId++;
-          this.#entryIds.set(key, id);
-          this.#entries.set(id, { field, phrase, files: [] });
-          this.#index.add(id, phrase);
-        }
+      let known = idsOf.get(chunk.meta);
+      if (known === undefined || known.title !== chunk.title) idsOf.set(chunk.meta, (known = { title: chunk.title, ids: this.#phraseIds(chunk) }));
+      for (const id of known.ids) {
         const entry = this.#entries.get(id);
-        if (entry) {
-          entry.files.push(chunk.file);
-          changed.add(entry);
-        }
-        ids.push(id);
+        if (entry === undefined) continue;
+        entry.files.push(chunk.file);
+        changed.set(id, entry);
       }
-      this.#fileEntries.set(chunk.file, ids);
+      this.#fileEntries.set(chunk.file, known.ids);
     }
-    for (const entry of changed) entry.files = [...new Set(entry.files)].sort();
+    // Files arrive in chunk order; sorted (and deduplicated) here, so the order never depends on it.
+    for (const entry of changed.values()) entry.files = sortedUnique(entry.files);
+  }
+
+  /** The entry ids of a chunk's phrases, each phrase indexed the first time it is seen. */
+  #phraseIds(chunk: HintSource): number[] {
+    const ids: number[] = [];
+    forEachPhrase(chunk, (field, phrase) => {
+      const byPhrase = this.#entryIds[field];
+      let id = byPhrase.get(phrase);
+      if (id === undefined) {
+        id = this.#nextId++;
+        byPhrase.set(phrase, id);
+        this.#entries.set(id, { field, phrase, files: [] });
+        this.#index.add(id, phrase);
+      }
+      ids.push(id);
+    });
+    return ids;
   }
 
   /** Removes files; a phrase no file holds any more leaves the index. */
@@ -92,7 +114,7 @@ export class HintIndex {
         entry.files = entry.files.filter((other) => other !== file);
         if (entry.files.length > 0) continue;
         this.#entries.delete(id);
-        this.#entryIds.delete(`${entry.field}\u0000${entry.phrase}`);
+        this.#entryIds[entry.field].delete(entry.phrase);
         this.#index.remove(id);
       }
     }

@@ -65,6 +65,12 @@ function checkRows(vectors: Float32Array, dimensions: number): number {
 }
 
 /** Inserts rows of `vectors` under consecutive labels from `firstLabel`, on this thread. */
+/** A graph read from hnswlib's file, not yet given its labels and domains. */
+export interface LoadedGraph {
+  readonly index: hnswlib.HierarchicalNSW;
+  readonly dimensions: number;
+}
+
 function insertInline(index: hnswlib.HierarchicalNSW, vectors: Float32Array, dimensions: number, firstLabel: number): void {
   const point = new Array<number>(dimensions);
   const count = vectors.length / dimensions;
@@ -272,8 +278,19 @@ export class VectorIndex {
    * @throws LookupKnowledgeError `INDEX_CORRUPT` when the label map does not fit the graph and `domains` (one label per stored vector, every chunk exactly once).
    */
   static async load(file: string, dimensions: number, domains: readonly (string | undefined)[], options: VectorIndexOptions = {}, chunkOfLabel?: Int32Array): Promise<VectorIndex> {
+    return VectorIndex.fromGraph(await VectorIndex.readGraph(file, dimensions), domains, options, chunkOfLabel);
+  }
+
+  /** Reads hnswlib's file off the main thread; {@link VectorIndex.fromGraph} makes the index of it. */
+  static async readGraph(file: string, dimensions: number): Promise<LoadedGraph> {
     const index = new hnswlib.HierarchicalNSW("cosine", dimensions);
     await index.readIndex(file);
+    return { index, dimensions };
+  }
+
+  /** The index over a graph {@link VectorIndex.readGraph} read; see {@link VectorIndex.load}. */
+  static fromGraph(graph: LoadedGraph, domains: readonly (string | undefined)[], options: VectorIndexOptions = {}, chunkOfLabel?: Int32Array): VectorIndex {
+    const { index, dimensions } = graph;
     const stored = index.getCurrentCount();
     const map = chunkOfLabel ?? Int32Array.from({ length: stored }, (_, i) => i);
     if (chunkOfLabel !== undefined) {

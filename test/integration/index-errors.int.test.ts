@@ -2,13 +2,12 @@ import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { KnowledgeBase, type IndexManifest } from "../../src/index.js";
 import { VectorIndex } from "../../src/l1/vector-index.js";
 import { createTempDirs, expectLookupError, KB_DIR } from "./helpers/integration-fixtures.js";
 
 const ADVICE = "lookup-knowledge index";
-const CHUNKS = "chunks.json.deflate";
+const CHUNKS = "chunk-list.json";
 const GARBAGE = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) % 256));
 
 /** A manifest as parsed JSON, to be damaged field by field. */
@@ -42,26 +41,40 @@ async function replaceWithValidChecksum(dir: string, name: string, data: Buffer 
   });
 }
 
-/** Rewrites the chunk list (deflated JSON) behind a valid checksum, so that its shape reaches the checks. */
-async function replaceChunks(dir: string, chunks: unknown[]): Promise<void> {
-  await replaceWithValidChecksum(dir, CHUNKS, deflateRawSync(Buffer.from(JSON.stringify(chunks))));
+/** The saved chunk list (see `chunk-meta-codec.ts`), to be damaged entry by entry. */
+interface ChunkTable {
+  strings: unknown[];
+  metas: unknown[][];
+  chunks: unknown[];
 }
 
-async function savedChunks(dir: string): Promise<Record<string, unknown>[]> {
-  return JSON.parse(inflateRawSync(await readFile(await dataPath(dir, CHUNKS))).toString("utf8")) as Record<string, unknown>[];
+/** Rewrites the chunk list (JSON) behind a valid checksum, so that its shape reaches the checks. */
+async function replaceChunks(dir: string, table: ChunkTable): Promise<void> {
+  await replaceWithValidChecksum(dir, CHUNKS, JSON.stringify(table));
+}
+
+async function savedChunks(dir: string): Promise<ChunkTable> {
+  return JSON.parse(await readFile(await dataPath(dir, CHUNKS), "utf8")) as ChunkTable;
+}
+
+/** Where chunk `n` starts in the flat `chunks` list: `source, file, title, meta, breadcrumbLength, ...breadcrumb`. */
+function recordOf(table: ChunkTable, n: number): number {
+  let at = 0;
+  for (let i = 0; i < n; i++) at += 5 + (table.chunks[at + 4] as number);
+  return at;
 }
 
 /** Ways to damage a saved index, and what the error must name; each must end in INDEX_CORRUPT. */
 const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
   ["vectors.hnsw overwritten with garbage bytes", async (dir) => writeFile(await dataPath(dir, "vectors.hnsw"), GARBAGE), /vectors\.hnsw is corrupted/],
   [
-    "chunks.json.deflate truncated",
+    "chunk-list.json truncated",
     async (dir) => {
       const file = await dataPath(dir, CHUNKS);
       const bytes = await readFile(file);
       await writeFile(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
     },
-    /chunks\.json\.deflate is corrupted/,
+    /chunk-list\.json is corrupted/,
   ],
   ["manifest.json replaced by garbage", (dir) => writeFile(join(dir, "manifest.json"), GARBAGE), /manifest\.json is not valid JSON/],
   [
@@ -77,11 +90,23 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
     /vector index does not load/,
   ],
   [
-    "chunks.json.deflate cut short behind an updated checksum (reaches the inflater)",
+    "chunk-list.json cut short behind an updated checksum (reaches the parser)",
     async (dir) => replaceWithValidChecksum(dir, CHUNKS, (await readFile(await dataPath(dir, CHUNKS))).subarray(0, 500)),
-    /chunks\.json\.deflate chunk list does not inflate to JSON/,
+    /chunk-list\.json: is not valid JSON/,
   ],
-  ["chunks.json.deflate holding fewer chunks than the manifest", (dir) => replaceChunks(dir, []), /does not match the manifest/],
+  [
+    "chunk-list.json holding fewer chunks than the manifest",
+    async (dir) => {
+      const table = await savedChunks(dir);
+      await replaceChunks(dir, { ...table, chunks: table.chunks.slice(0, recordOf(table, 2)) });
+    },
+    /chunk-list\.json: holds 2 chunks, not the \d+ of the manifest/,
+  ],
+  [
+    "chunk-list.json of another format behind a valid checksum",
+    async (dir) => replaceWithValidChecksum(dir, CHUNKS, JSON.stringify([{ source: "a", file: "a", breadcrumb: [], meta: {} }])),
+    /chunk-list\.json: is not a version 1 chunk list/,
+  ],
   [
     "vectors.hnsw of another corpus (fewer vectors) behind an updated checksum",
     async (dir) => {
@@ -134,40 +159,40 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
     /contents\.bin: chunk contents are not version 2 contents of \d+ chunks/,
   ],
   [
-    "chunks.json.deflate with a chunk without meta, behind a valid checksum",
+    "chunk-list.json with a chunk whose frontmatter number is out of range, behind a valid checksum",
     async (dir) => {
-      const chunks = await savedChunks(dir);
-      delete chunks[3].meta;
-      await replaceChunks(dir, chunks);
+      const table = await savedChunks(dir);
+      table.chunks[recordOf(table, 3) + 3] = table.metas.length;
+      await replaceChunks(dir, table);
     },
-    /chunks\.json\.deflate: chunk 3 .*meta/,
+    /chunk-list\.json: chunk 3 .*frontmatter/,
   ],
   [
-    "chunks.json.deflate with a breadcrumb that is a string, behind a valid checksum",
+    "chunk-list.json with a breadcrumb length that is a string, behind a valid checksum",
     async (dir) => {
-      const chunks = await savedChunks(dir);
-      chunks[1].breadcrumb = "Access > Keys";
-      await replaceChunks(dir, chunks);
+      const table = await savedChunks(dir);
+      table.chunks[recordOf(table, 1) + 4] = "Access > Keys";
+      await replaceChunks(dir, table);
     },
-    /chunks\.json\.deflate: chunk 1 .*breadcrumb/,
+    /chunk-list\.json: chunk 1 .*not a whole number/,
   ],
   [
-    "chunks.json.deflate with meta.keywords not a list, behind a valid checksum",
+    "chunk-list.json with frontmatter keywords not a list, behind a valid checksum",
     async (dir) => {
-      const chunks = await savedChunks(dir);
-      (chunks[0].meta as Record<string, unknown>).keywords = "api key";
-      await replaceChunks(dir, chunks);
+      const table = await savedChunks(dir);
+      table.metas[0][2] = "api key";
+      await replaceChunks(dir, table);
     },
-    /chunks\.json\.deflate: chunk 0 .*meta\.keywords/,
+    /chunk-list\.json: .*frontmatter list that is not a list/,
   ],
   [
-    "chunks.json.deflate with a numeric source, behind a valid checksum",
+    "chunk-list.json with a numeric source string, behind a valid checksum",
     async (dir) => {
-      const chunks = await savedChunks(dir);
-      chunks[2].source = 7;
-      await replaceChunks(dir, chunks);
+      const table = await savedChunks(dir);
+      table.strings[table.chunks[recordOf(table, 2)] as number] = 7;
+      await replaceChunks(dir, table);
     },
-    /chunks\.json\.deflate: chunk 2 .*source/,
+    /chunk-list\.json: .*string table that is not a list of strings/,
   ],
 ];
 

@@ -70,7 +70,7 @@ describe("lookups when the dense layer throws, is missing or is off", () => {
     await kb.save(dir);
     const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as { checksums: Record<string, string> };
     expect(Object.keys(manifest.checksums)).not.toContain("vectors.hnsw");
-    expect(Object.keys(manifest.checksums)).toContain("chunks.json.deflate");
+    expect(Object.keys(manifest.checksums)).toContain("chunk-list.json");
     const loaded = await KnowledgeBase.load(dir);
     expect(loaded.fingerprint).toBe(kb.fingerprint);
 

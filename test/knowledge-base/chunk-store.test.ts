@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { attachContents, decodeChunkMeta, encodeChunkMeta, encodeContents } from "../../src/knowledge-base/chunk-store.js";
+import { decodeChunkMeta, encodeChunkMeta } from "../../src/knowledge-base/chunk-meta-codec.js";
+import { attachContents, encodeContents } from "../../src/knowledge-base/chunk-store.js";
+import { contentDigest } from "../../src/knowledge-base/content-digest.js";
 import { LookupKnowledgeError } from "../../src/errors.js";
 import type { Chunk } from "../../src/types.js";
 
@@ -8,30 +10,66 @@ function chunk(i: number, content: string): Chunk {
 }
 const CHUNKS = [chunk(0, "Refunds need approval. ".repeat(20)), chunk(1, "Zugriffsschlüssel — ключ доступа — 访问密钥 🔑"), chunk(2, "")];
 
-function restore(meta: Uint8Array, contents: Uint8Array): Chunk[] {
-  return attachContents(decodeChunkMeta(meta) as Record<string, unknown>[], contents);
+function restore(meta: Uint8Array, contents: Uint8Array, count = CHUNKS.length): Chunk[] {
+  return attachContents(decodeChunkMeta(meta, count), contents);
+}
+
+/** A chunk as a plain object, its content read. */
+function plain(c: Chunk): Chunk {
+  return JSON.parse(JSON.stringify(c)) as Chunk;
 }
 
 describe("the chunk store", () => {
   it("round-trips chunks, their text inflated only when read", () => {
     const restored = restore(encodeChunkMeta(CHUNKS), encodeContents(CHUNKS));
-    expect(restored).toEqual(CHUNKS);
-    expect(JSON.parse(JSON.stringify(restored))).toEqual(CHUNKS);
-    expect(restored[1].content).toBe(CHUNKS[1].content);
+    expect(restored.map(plain)).toEqual(CHUNKS);
+    expect(restored.map((c) => c.content)).toEqual(CHUNKS.map((c) => c.content));
+    expect(restored.map((c) => [c.source, c.file, c.title, c.breadcrumb, c.meta])).toEqual(CHUNKS.map((c) => [c.source, c.file, c.title, c.breadcrumb, c.meta]));
   });
 
-  it("stores text compressed and reuses the compressed bytes of loaded chunks on the next save", () => {
+  it("gives a loaded chunk's text through a getter: JSON and a copy naming content carry it, a bare spread does not", () => {
+    const [restored] = restore(encodeChunkMeta(CHUNKS), encodeContents(CHUNKS));
+    expect(JSON.parse(JSON.stringify(restored))).toEqual(CHUNKS[0]);
+    expect({ ...restored, content: restored.content }).toEqual(CHUNKS[0]);
+    expect("content" in { ...restored }).toBe(false);
+    // A copy is a plain chunk: its digest is of its own text, never the stored one.
+    const edited = { ...restored, content: "edited" };
+    expect(Buffer.from(contentDigest(edited))).not.toEqual(Buffer.from(contentDigest(restored)));
+  });
+
+  it("keeps a missing title or domain missing, not undefined", () => {
+    const bare: Chunk = { source: "a#top", file: "a", breadcrumb: [], content: "x", meta: { keywords: [], entities: [], aliases: [] } };
+    const [restored] = restore(encodeChunkMeta([bare]), encodeContents([bare]), 1);
+    expect("title" in restored).toBe(false);
+    expect(Object.keys(restored.meta)).toEqual(["keywords", "entities", "aliases"]);
+    expect(plain(restored)).toEqual(bare);
+  });
+
+  it("writes each distinct string and frontmatter once", () => {
+    const shared = { keywords: ["refund policy"], entities: ["Finance"], aliases: [], domain: "billing" };
+    const many = Array.from({ length: 200 }, (_, i): Chunk => ({ source: `guide.md#s${i}`, file: "guide.md", title: "A long shared guide title", breadcrumb: ["A long shared guide title", `Section ${i}`], content: "", meta: shared }));
+    const bytes = encodeChunkMeta(many);
+    const restored = decodeChunkMeta(bytes, many.length);
+    expect(restored.map((c) => c.breadcrumb[1])).toEqual(many.map((c) => c.breadcrumb[1]));
+    expect(new Set(restored.map((c) => c.meta)).size).toBe(1);
+    expect(restored[0].meta).toEqual(shared);
+    const copies = Array.from({ length: 200 }, (_, i): Chunk => ({ ...many[i], meta: { ...shared, keywords: [...shared.keywords] } }));
+    expect(encodeChunkMeta(copies).length).toBe(bytes.length);
+  });
+
+  it("stores text compressed and reuses the compressed bytes and digests of loaded chunks on the next save", () => {
     const contents = encodeContents(CHUNKS);
     expect(contents.length).toBeLessThan(CHUNKS.reduce((sum, c) => sum + Buffer.byteLength(c.content), 0));
     const restored = restore(encodeChunkMeta(CHUNKS), contents);
     expect(encodeContents(restored)).toEqual(contents);
+    expect(restored.map((c) => Buffer.from(contentDigest(c)))).toEqual(CHUNKS.map((c) => Buffer.from(contentDigest(c))));
   });
 
   it("refuses a contents file of another layout, and reports a chunk that does not inflate when it is read", () => {
     const meta = encodeChunkMeta(CHUNKS);
     const contents = encodeContents(CHUNKS);
     expect(() => restore(meta, contents.subarray(0, contents.length - 1))).toThrow(LookupKnowledgeError);
-    expect(() => restore(encodeChunkMeta(CHUNKS.slice(0, 2)), contents)).toThrow(/contents of 2 chunks/);
+    expect(() => restore(encodeChunkMeta(CHUNKS.slice(0, 2)), contents, 2)).toThrow(/contents of 2 chunks/);
     const damaged = Buffer.from(contents);
     damaged.fill(0xff, damaged.length - 8);
     const restored = restore(meta, damaged);
@@ -45,11 +83,12 @@ describe("the chunk store", () => {
     damaged.fill(0xff, damaged.length - 8);
     const restored = restore(encodeChunkMeta(CHUNKS), damaged);
     // Reading a damaged text throws, so these succeed only because nothing is inflated.
-    expect(decodeChunkMeta(encodeChunkMeta(restored))).toEqual(CHUNKS.map(({ content: _content, ...rest }) => rest));
+    expect(decodeChunkMeta(encodeChunkMeta(restored), CHUNKS.length)).toEqual(CHUNKS.map(({ content: _content, ...rest }) => rest));
     expect(encodeContents(restored)).toEqual(damaged);
   });
 
-  it("refuses a chunk list that does not inflate to JSON", () => {
-    expect(() => decodeChunkMeta(Buffer.from("not deflated"))).toThrow(LookupKnowledgeError);
+  it("refuses a chunk list that is not JSON, or holds another number of chunks than the manifest", () => {
+    expect(() => decodeChunkMeta(Buffer.from("{ not json"), 1)).toThrow(/is not valid JSON/);
+    expect(() => decodeChunkMeta(encodeChunkMeta(CHUNKS), 4)).toThrow(/holds 3 chunks, not the 4 of the manifest/);
   });
 });

@@ -20,7 +20,7 @@ function manifest(): Record<string, unknown> {
       hnsw: { m: 16, efConstruction: 200, randomSeed: 100 },
       embedder: { kind: "statistical-lsa", dimensions: 64 },
     },
-    checksums: { "chunks.json.deflate": DIGEST, "contents.bin": DIGEST, "files.json": DIGEST, "bm25.bin": DIGEST, "vectors.hnsw": DIGEST },
+    checksums: { "chunk-list.json": DIGEST, "contents.bin": DIGEST, "files.json": DIGEST, "bm25.bin": DIGEST, "vectors.hnsw": DIGEST },
   };
 }
 

@@ -1,10 +1,11 @@
-import { cp, mkdtemp, readFile, rm, unlink, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KnowledgeBase, LookupKnowledgeError } from "../../src/index.js";
 import type { Candidate } from "../../src/types.js";
+import { plain } from "../helpers/plain.js";
 
 const REPO = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const EDITED = "billing/account-freeze-for-non-payment.md";
@@ -79,7 +80,7 @@ describe("KnowledgeBase.update: an incremental re-index", () => {
   });
 
   it("holds the same chunks, in the same order, with the same fingerprint as a full rebuild", () => {
-    expect(updated.chunks).toEqual(rebuilt.chunks);
+    expect(plain(updated.chunks)).toEqual(plain(rebuilt.chunks));
     expect(updated.fingerprint).toBe(rebuilt.fingerprint);
     expect(updated.domains).toEqual(rebuilt.domains);
   });
@@ -87,7 +88,7 @@ describe("KnowledgeBase.update: an incremental re-index", () => {
   it("answers L0 exactly as a full rebuild: candidates, scores, hit reasons and hints", () => {
     for (const query of queries) {
       for (const domain of [null, "billing"]) {
-        expect(updated.l0.search(query, { domain, limit: 20 }), `${query} (${String(domain)})`).toEqual(rebuilt.l0.search(query, { domain, limit: 20 }));
+        expect(plain(updated.l0.search(query, { domain, limit: 20 })), `${query} (${String(domain)})`).toEqual(plain(rebuilt.l0.search(query, { domain, limit: 20 })));
       }
     }
   });
@@ -122,6 +123,32 @@ describe("KnowledgeBase.update: an incremental re-index", () => {
     expect(l1.map((hit) => hit.chunk.file)).toContain(ADDED);
   });
 
+  it("links the unchanged embedder projection from the index it was loaded from instead of writing it again, and writes it when that file is gone", async () => {
+    const generationFile = async (dir: string, name: string) => join(dir, (JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as { generation: string }).generation, name);
+    const source = await generationFile(indexDir, "lsa-projection.f32");
+    const linkedDir = await mkdtemp(join(tmpdir(), "lk-update-linked-"));
+    const writtenDir = await mkdtemp(join(tmpdir(), "lk-update-written-"));
+    try {
+      await updated.save(linkedDir);
+      const linked = await stat(await generationFile(linkedDir, "lsa-projection.f32"));
+      expect(linked.ino).toBe((await stat(source)).ino);
+      expect((await KnowledgeBase.load(linkedDir)).fingerprint).toBe(updated.fingerprint);
+      // The file it was read from vanished (a later save of that folder collected it): the bytes are written.
+      const copy = `${source}.kept`;
+      await rename(source, copy);
+      try {
+        await updated.save(writtenDir);
+      } finally {
+        await rename(copy, source);
+      }
+      expect((await stat(await generationFile(writtenDir, "lsa-projection.f32"))).ino).not.toBe((await stat(source)).ino);
+      expect((await KnowledgeBase.load(writtenDir)).fingerprint).toBe(updated.fingerprint);
+    } finally {
+      await rm(linkedDir, { recursive: true, force: true });
+      await rm(writtenDir, { recursive: true, force: true });
+    }
+  });
+
   it("saves and loads the updated index with the same answers, recording the update in the manifest", async () => {
     await updated.save(indexDir);
     const again = await KnowledgeBase.load(indexDir);
@@ -131,7 +158,7 @@ describe("KnowledgeBase.update: an incremental re-index", () => {
     // The edited section counts once (one chunk out, one in); the new file's two and the removed file's chunks count each.
     expect(manifest.history).toMatchObject({ mode: "incremental", changedSinceFit: changes.chunksAdded + changes.chunksRemoved - 1 });
     for (const query of queries.slice(0, 10)) {
-      expect(again.l0.search(query, { domain: null, limit: 10 })).toEqual(updated.l0.search(query, { domain: null, limit: 10 }));
+      expect(plain(again.l0.search(query, { domain: null, limit: 10 }))).toEqual(plain(updated.l0.search(query, { domain: null, limit: 10 })));
       const options = { domain: null, k: 10, minScore: 0 };
       expect((await again.l1!.search(query, options)).map((hit) => hit.id)).toEqual((await updated.l1!.search(query, options)).map((hit) => hit.id));
     }
@@ -171,7 +198,7 @@ describe("KnowledgeBase.update when the embeddings fail", () => {
       await writeFile(join(corpus, ADDED), ADDED_FILE);
       fail = true;
       await expect(kb.update({ corpusDir: corpus })).rejects.toMatchObject({ code: "EMBEDDINGS_FAILED" });
-      expect(kb.l0.search(query, { domain: null, limit: 5 })).toEqual(before);
+      expect(plain(kb.l0.search(query, { domain: null, limit: 5 }))).toEqual(plain(before));
     } finally {
       await rm(corpus, { recursive: true, force: true });
     }

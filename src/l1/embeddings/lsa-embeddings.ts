@@ -194,8 +194,10 @@ export class LsaEmbeddings extends Embeddings {
    */
   static deserialize(header: LsaModelHeader, projection: Buffer): LsaEmbeddings {
     const valid = validateLsaModelHeader(header, projection.byteLength);
-    const model = new LsaEmbeddings(structuredClone(valid), decodeFloat32(projection));
-    model.#encodedProjection = Buffer.from(projection);
+    // One copy, owned by the model: its projection may be a view of it (see decodeFloat32).
+    const bytes = Buffer.from(projection);
+    const model = new LsaEmbeddings(structuredClone(valid), decodeFloat32(bytes));
+    model.#encodedProjection = bytes;
     return model;
   }
 

@@ -93,16 +93,25 @@ function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= 0;
 }
 
+/** True on little-endian platforms, where Float32 bytes need no reordering. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** Encodes Float32 values as little-endian bytes, whatever the platform's byte order. */
 export function encodeFloat32(values: Float32Array): Buffer {
+  if (LITTLE_ENDIAN) return Buffer.from(values.buffer.slice(values.byteOffset, values.byteOffset + values.byteLength));
   const out = Buffer.alloc(values.length * 4);
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i], true);
   return out;
 }
 
-/** Decodes little-endian Float32 bytes (length a multiple of 4) into a fresh array. */
+/**
+ * Decodes little-endian Float32 bytes (length a multiple of 4). On a little-endian platform the
+ * result is a view of `bytes` when they are 4-byte aligned (a copy otherwise): do not modify either.
+ */
 export function decodeFloat32(bytes: Buffer): Float32Array {
+  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  if (LITTLE_ENDIAN) return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   const out = new Float32Array(bytes.byteLength / 4);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);

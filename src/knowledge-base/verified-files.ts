@@ -1,0 +1,44 @@
+/**
+ * Where verified bytes came from: the data files a load read and checked against the manifest,
+ * so that a save writing the same bytes again can link the committed file into its new generation
+ * instead (an incremental update keeps the 27 MB embedder projection unchanged).
+ */
+import { link, rm, stat } from "node:fs/promises";
+
+/** A committed data file whose bytes matched the manifest's checksum. */
+export interface VerifiedOrigin {
+  path: string;
+  sha256: string;
+}
+
+const origins = new WeakMap<Uint8Array, VerifiedOrigin>();
+
+/** Records that `bytes` (never modified afterwards) are the verified content of `origin.path`. */
+export function rememberOrigin(bytes: Uint8Array, origin: VerifiedOrigin): void {
+  origins.set(bytes, origin);
+}
+
+/** Where `bytes` were read from, when they are a verified data file's own bytes. */
+export function originOf(bytes: Uint8Array): VerifiedOrigin | undefined {
+  return origins.get(bytes);
+}
+
+/**
+ * Makes `path` a second name of the committed file `bytes` were read from, when there is one and it
+ * still has their length; returns its checksum, or null when the bytes must be written instead (no
+ * origin, the file is gone, the file system has no hard links). A committed generation is never
+ * written to, so the linked file holds the verified bytes; its data reached the disk when it was
+ * saved, and the new name reaches it with the folder's flush.
+ */
+export async function linkVerified(bytes: Uint8Array, path: string): Promise<string | null> {
+  const origin = originOf(bytes);
+  if (origin === undefined) return null;
+  try {
+    await link(origin.path, path);
+    if ((await stat(path)).size === bytes.length) return origin.sha256;
+  } catch {
+    // Fall through to writing the bytes.
+  }
+  await rm(path, { force: true });
+  return null;
+}
