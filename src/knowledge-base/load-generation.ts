@@ -90,9 +90,9 @@ function restoreVectors(dir: string, manifest: IndexManifest, files: DataFiles, 
     if (vectorIndex.size !== manifest.chunkCount) throw indexUnusable(dir, `the vector index holds ${vectorIndex.size} vectors for ${manifest.chunkCount} chunks`);
     return vectorIndex;
   })();
-  done.catch(() => undefined);
-  // A load that fails before hnswlib starts reading must not wait for it.
-  void done.finally(reading);
+  // Awaited by the load once the rest is decoded; a load that fails first leaves it unobserved. One
+  // that fails before hnswlib starts reading must not wait for it.
+  done.then(reading, reading);
   return { started, done };
 }
 
@@ -114,8 +114,11 @@ export async function loadGeneration(dir: string, manifest: IndexManifest, optio
   const files = new DataFiles(dir, manifest, read, [INDEX_FILES.chunks, INDEX_FILES.vectors, INDEX_FILES.contents]);
   const fields = readChunkFields(dir, manifest, files);
   fields.catch(() => undefined);
-  let chunksDecoded: (chunks: Promise<Chunk[]>) => void = () => undefined;
-  const chunksPromise = new Promise<Chunk[]>((resolve) => (chunksDecoded = resolve));
+  // The vector load needs the chunks' domains only at its end: it gets them once they are decoded.
+  let chunksDecoded: (chunks: Chunk[]) => void = () => undefined;
+  let chunksFailed: (error: unknown) => void = () => undefined;
+  const chunksPromise = new Promise<Chunk[]>((resolve, reject) => ((chunksDecoded = resolve), (chunksFailed = reject)));
+  chunksPromise.catch(() => undefined);
   const vectors = manifest.settings.embedder.kind !== "none" && manifest.chunkCount > 0 ? restoreVectors(dir, manifest, files, chunksPromise) : null;
   let chunks: Chunk[];
   let embeddings: EmbeddingsInterface | null;
@@ -123,10 +126,10 @@ export async function loadGeneration(dir: string, manifest: IndexManifest, optio
     const decoded = await fields;
     await vectors?.started;
     chunks = await attachChunkContents(dir, decoded, files);
-    chunksDecoded(Promise.resolve(chunks));
+    chunksDecoded(chunks);
     embeddings = await restoreEmbeddings(dir, manifest.settings, files, options.embeddings);
   } catch (error) {
-    chunksDecoded(Promise.reject(error));
+    chunksFailed(error);
     throw error;
   }
   const pendingVectors = embeddings !== null && vectors !== null ? vectors.done : Promise.resolve(null);
