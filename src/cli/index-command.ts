@@ -49,7 +49,8 @@ export async function updateAndSave(corpusDir: string, outDir: string, log: (lin
     update = await previous.update({ corpusDir, onProgress: bar.update, onWarning: warn });
   } catch (error) {
     bar.done();
-    if (!(error instanceof LookupKnowledgeError) || error.code !== "INVALID_OPTION") throw error;
+    // Not an index built from a folder, or one whose data turned out damaged when the update read it all: rebuild.
+    if (!(error instanceof LookupKnowledgeError) || (error.code !== "INVALID_OPTION" && error.code !== "INDEX_CORRUPT")) throw error;
     log(`lookup-knowledge: rebuilding the index in ${outDir}: ${error.message}`);
     return null;
   }

@@ -14,7 +14,7 @@
  * Every entry is a string number, except `meta` (a `metas` number) and `breadcrumbLength`; an
  * absent title or domain is -1.
  */
-import { LookupKnowledgeError } from "../errors.js";
+import { errorDetail, LookupKnowledgeError } from "../errors.js";
 import type { Chunk, DocumentMeta } from "../types.js";
 
 const FORMAT = "lookup-knowledge-chunks";
@@ -22,6 +22,11 @@ const VERSION = 1;
 
 /** One chunk without its content, as {@link decodeChunkMeta} restores it. */
 export type ChunkFields = Omit<Chunk, "content">;
+
+/** A value named in a message: a number as it is, anything else by its type (a crafted list may nest without end). */
+function describe(value: unknown): string {
+  return typeof value === "number" ? String(value) : Array.isArray(value) ? "a list" : typeof value;
+}
 
 function corrupt(detail: string, cause?: unknown): LookupKnowledgeError {
   return new LookupKnowledgeError("INDEX_CORRUPT", detail, { cause });
@@ -87,7 +92,7 @@ export function decodeChunkMeta(bytes: Uint8Array, count: number): ChunkFields[]
   if (!Array.isArray(metas) || !Array.isArray(records)) throw corrupt("needs metas and chunks lists");
   const text = (id: unknown, optional: boolean): string | undefined => {
     if (optional && id === -1) return undefined;
-    if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= strings.length) throw corrupt(`refers to string ${String(id)}, which the table does not hold`);
+    if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= strings.length) throw corrupt(`refers to string ${describe(id)}, which the table does not hold`);
     return strings[id] as string;
   };
   const list = (ids: unknown): string[] => {
@@ -105,16 +110,19 @@ export function decodeChunkMeta(bytes: Uint8Array, count: number): ChunkFields[]
     if (typeof value !== "number" || !Number.isInteger(value)) throw corrupt("holds an entry that is not a whole number");
     return value;
   };
+  const sources = new Set<string>();
   let at = 0;
   try {
     while (at < records.length) {
       if (at + 5 > records.length) throw corrupt("ends inside a chunk");
       const source = text(number(at), false) as string;
       if (source.length === 0) throw corrupt("has an empty source");
+      if (sources.has(source)) throw corrupt(`has the source "${source.slice(0, 200)}" of an earlier chunk`);
+      sources.add(source);
       const file = text(number(at + 1), false) as string;
       const title = text(number(at + 2), true);
       const meta = documentMetas[number(at + 3)];
-      if (meta === undefined) throw corrupt(`refers to frontmatter ${String(records[at + 3])}, which the list does not hold`);
+      if (meta === undefined) throw corrupt(`refers to frontmatter ${describe(records[at + 3])}, which the list does not hold`);
       const crumbs = number(at + 4);
       if (crumbs < 0 || at + 5 + crumbs > records.length) throw corrupt("has a breadcrumb length that runs past the list");
       const breadcrumb: string[] = new Array<string>(crumbs);
@@ -123,7 +131,7 @@ export function decodeChunkMeta(bytes: Uint8Array, count: number): ChunkFields[]
       at += 5 + crumbs;
     }
   } catch (error) {
-    throw error instanceof LookupKnowledgeError ? corrupt(`chunk ${chunks.length} (numbered from 0) ${error.message}`) : error;
+    throw error instanceof LookupKnowledgeError ? corrupt(`chunk ${chunks.length} (numbered from 0) ${errorDetail(error)}`) : error;
   }
   if (chunks.length !== count) throw corrupt(`holds ${chunks.length} chunks, not the ${count} of the manifest`);
   return chunks;

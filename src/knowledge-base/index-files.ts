@@ -1,3 +1,4 @@
+import { constants } from "node:fs";
 import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { errorMessage, indexUnusable } from "../errors.js";
@@ -42,26 +43,46 @@ export async function readManifest(dir: string): Promise<ManifestRead> {
 }
 
 /**
- * Reads a whole file in as few requests as it takes (usually one). `fs.readFile` reads in 512 KiB
- * pieces, each of which waits for the event loop: while a load parses one file on the main thread,
- * reading another would stall.
+ * Reads a whole regular file in as few requests as it takes (usually one). `fs.readFile` reads in
+ * 512 KiB pieces, each of which waits for the event loop: while a load parses one file on the main
+ * thread, reading another would stall. Anything but a regular file is refused before it is read:
+ * a FIFO would block, a symbolic link to a device would never end. The file's identity as it was
+ * read is kept for {@link readStampOf}.
+ * @throws Error for a file that is not a regular file, or cannot be opened or read.
  */
 export async function readWholeFile(path: string): Promise<Buffer> {
-  const handle = await open(path, "r");
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
   try {
-    const { size } = await handle.stat();
-    const data = Buffer.allocUnsafe(size);
+    const info = await handle.stat();
+    if (!info.isFile()) throw new Error(`${path} is not a regular file`);
+    const data = Buffer.allocUnsafe(info.size);
     let at = 0;
-    while (at < size) {
-      const { bytesRead } = await handle.read(data, at, size - at, at);
+    while (at < info.size) {
+      const { bytesRead } = await handle.read(data, at, info.size - at, at);
       if (bytesRead === 0) break;
       at += bytesRead;
     }
     // A file that shrank while it was read is returned as read; its checksum tells.
-    return at === size ? data : data.subarray(0, at);
+    const read = at === info.size ? data : data.subarray(0, at);
+    readStamps.set(read, { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs });
+    return read;
   } finally {
     await handle.close();
   }
+}
+
+/** The inode, size and modification time a file had when {@link readWholeFile} read it. */
+export interface ReadStamp {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+const readStamps = new WeakMap<Uint8Array, ReadStamp>();
+
+/** How the file `bytes` were read from was when it was read; undefined for bytes read otherwise. */
+export function readStampOf(bytes: Uint8Array): ReadStamp | undefined {
+  return readStamps.get(bytes);
 }
 
 /** The data files of one generation, each read and checked against its checksum as it arrives. */
@@ -75,7 +96,7 @@ export class DataFiles {
    * on libuv's threads without waiting for the main thread: `order` names the files to queue first
    * (the others follow in the manifest's order). The names were checked by {@link readManifest}.
    */
-  constructor(dir: string, manifest: IndexManifest, read: ReadBytes = readWholeFile, order: readonly string[] = []) {
+  constructor(dir: string, manifest: IndexManifest, read: ReadBytes, order: readonly string[] = []) {
     this.#dir = dir;
     const names = Object.keys(manifest.checksums).sort((a, b) => rank(order, a) - rank(order, b));
     for (const name of names) {
@@ -83,7 +104,8 @@ export class DataFiles {
       const path = join(dir, manifest.generation, name);
       const verified = readBytes(dir, path, name, read).then((data) => {
         if (sha256(data) !== expected) throw indexUnusable(dir, `file ${name} is corrupted (checksum mismatch)`);
-        rememberOrigin(data, { path, sha256: expected });
+        const stamp = readStampOf(data);
+        if (stamp !== undefined) rememberOrigin(data, { path, sha256: expected, ...stamp });
         return data;
       });
       // Awaited by `get`; a load that fails early leaves the others to settle unobserved.

@@ -1,8 +1,7 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
-import { readFile } from "node:fs/promises";
 import { LookupKnowledgeError } from "../errors.js";
 import { LSA_MODEL_FILE, LSA_PROJECTION_FILE, LsaEmbeddings } from "../l1/embeddings/index.js";
-import { readManifest, type ReadBytes } from "./index-files.js";
+import { readManifest, readWholeFile, type ReadBytes } from "./index-files.js";
 import { INDEX_FILES } from "./index-layout.js";
 import type { IndexParts } from "./index-parts.js";
 import { loadGeneration } from "./load-generation.js";
@@ -18,7 +17,7 @@ export type { IndexParts } from "./index-parts.js";
 
 /** Collaborators of {@link loadIndexParts}, injectable for tests. */
 export interface LoadDeps {
-  /** Reads one data file. @default `fs.readFile` */
+  /** Reads one data file. @default `readWholeFile` (regular files only) */
   readFile?: ReadBytes;
 }
 
@@ -70,20 +69,26 @@ export async function saveIndexParts(dir: string, parts: IndexParts, info: { fin
   );
 }
 
+/** How many times a load starts again when saves keep swapping the generation under it. */
+const MAX_LOAD_ATTEMPTS = 5;
+
 /**
  * Reads a saved index, checking the manifest's shape and every file before it is parsed; all
  * failures say how to rebuild. When a save swaps generations while this reads (a file vanished
- * because the manifest changed meanwhile), the manifest is read again, once.
+ * because the manifest changed meanwhile), the manifest is read again and the load starts over,
+ * up to {@link MAX_LOAD_ATTEMPTS} times.
  */
 export async function loadIndexParts(dir: string, options: { embeddings?: EmbeddingsInterface }, deps: LoadDeps = {}): Promise<IndexParts> {
-  const read = deps.readFile ?? readFile;
-  const first = await readManifest(dir);
-  try {
-    return await loadGeneration(dir, first.manifest, options, read);
-  } catch (error) {
-    if (!(error instanceof LookupKnowledgeError)) throw error;
-    const again = await readManifest(dir).catch(() => null);
-    if (again === null || again.text === first.text) throw error;
-    return loadGeneration(dir, again.manifest, options, read);
+  const read = deps.readFile ?? readWholeFile;
+  let current = await readManifest(dir);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await loadGeneration(dir, current.manifest, options, read);
+    } catch (error) {
+      if (!(error instanceof LookupKnowledgeError) || attempt >= MAX_LOAD_ATTEMPTS) throw error;
+      const again = await readManifest(dir).catch(() => null);
+      if (again === null || again.text === current.text) throw error;
+      current = again;
+    }
   }
 }

@@ -62,6 +62,7 @@ async function restoreEmbeddings(dir: string, settings: IndexSettings, files: Da
   const projection = await files.get(LSA_PROJECTION_FILE);
   try {
     const model = LsaEmbeddings.deserialize(header, projection);
+    if (model.dimensions !== embedder.dimensions) throw new Error(`it makes vectors of ${model.dimensions} dimensions, the manifest says ${String(embedder.dimensions)}`);
     // The model's encoding is a copy of the verified bytes: a save may link their file again.
     const origin = originOf(projection);
     if (origin !== undefined) rememberOrigin(model.serialize().projection, origin);
@@ -102,7 +103,7 @@ function yieldToEventLoop(): Promise<void> {
 }
 
 /** Loads the generation a checked manifest names, checking every file before it is parsed. */
-export async function loadGeneration(dir: string, manifest: IndexManifest, options: { embeddings?: EmbeddingsInterface }, read?: ReadBytes): Promise<IndexParts> {
+export async function loadGeneration(dir: string, manifest: IndexManifest, options: { embeddings?: EmbeddingsInterface }, read: ReadBytes): Promise<IndexParts> {
   if (manifest.settings.tokenizerVersion !== TOKENIZER_VERSION) {
     throw new LookupKnowledgeError(
       "INDEX_MISMATCH",

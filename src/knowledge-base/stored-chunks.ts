@@ -1,3 +1,4 @@
+import { LookupKnowledgeError } from "../errors.js";
 import type { Chunk, DocumentMeta } from "../types.js";
 
 /** The contents of one loaded `contents.bin`: compressed texts, their digests, inflated on demand. */
@@ -14,7 +15,8 @@ export interface ContentStore {
  * A chunk of a loaded index: its text stays compressed in the store until `content` is read.
  * `content` is a getter of the class, not an own property (100k chunks load in a fraction of the
  * time): `JSON.stringify` includes it (see `toJSON`), a spread does not, so copy a chunk with
- * `{ ...chunk, content: chunk.content }`. A copy is a plain chunk, never taken for the stored text.
+ * `{ ...chunk, content: chunk.content }`. A copy is a plain chunk, never taken for the stored text;
+ * `structuredClone` and worker messages keep own fields only, so they drop the text too.
  */
 export class StoredChunk implements Chunk {
   readonly source: string;
@@ -36,6 +38,8 @@ export class StoredChunk implements Chunk {
   }
 
   get content(): string {
+    // A clone that kept the prototype but not the text (lodash's cloneDeep) says so, not a TypeError.
+    if (!(#store in this)) throw new LookupKnowledgeError("INVALID_INPUT", "this chunk is a copy of a loaded chunk without its text: copy chunks with `{ ...chunk, content: chunk.content }`.");
     return this.#store.content(this.#index);
   }
 

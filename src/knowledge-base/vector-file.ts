@@ -1,11 +1,14 @@
-import { appendFile, mkdtemp, open, rm, statfs } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { appendFile, open, rm, statfs } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { storedVectorCount, VectorIndex, type LoadedGraph, type VectorIndexOptions } from "../l1/vector-index.js";
 import { decodeVectorLabels, encodeVectorLabels } from "../l1/vector-labels.js";
 import { syncAndRead } from "./durable-fs.js";
+import { makeScratch, sweepDeadScratch } from "./scratch-folders.js";
 import { INDEX_FILES } from "./index-layout.js";
+
+/** Where a load hands hnswlib the verified graph: `<tmpdir>/lookup-knowledge-hnsw-<pid>-<random>`. */
+const SCRATCH_PREFIX = "lookup-knowledge-hnsw-";
 
 async function diskFull(path: string): Promise<boolean> {
   return statfs(dirname(path)).then(
@@ -50,7 +53,9 @@ export async function writeVectorFile(vectorIndex: VectorIndex, path: string, _d
  */
 export async function loadVerifiedVectors(bytes: Uint8Array, dimensions: number, domains: readonly (string | undefined)[] | Promise<readonly (string | undefined)[]>, options: VectorIndexOptions, onReading?: () => void): Promise<VectorIndex> {
   const { graph, chunkOfLabel } = decodeVectorLabels(bytes);
-  const scratch = await mkdtemp(join(tmpdir(), "lookup-knowledge-hnsw-"));
+  // Folders of loads that were killed meanwhile go first.
+  await sweepDeadScratch(SCRATCH_PREFIX);
+  const scratch = await makeScratch(SCRATCH_PREFIX);
   let loaded: LoadedGraph;
   try {
     const file = join(scratch, INDEX_FILES.vectors);

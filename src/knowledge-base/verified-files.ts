@@ -5,10 +5,13 @@
  */
 import { link, rm, stat } from "node:fs/promises";
 
-/** A committed data file whose bytes matched the manifest's checksum. */
+/** A committed data file whose bytes matched the manifest's checksum, as it was when it was read. */
 export interface VerifiedOrigin {
   path: string;
   sha256: string;
+  ino: number;
+  size: number;
+  mtimeMs: number;
 }
 
 const origins = new WeakMap<Uint8Array, VerifiedOrigin>();
@@ -26,16 +29,20 @@ export function originOf(bytes: Uint8Array): VerifiedOrigin | undefined {
 /**
  * Makes `path` a second name of the committed file `bytes` were read from, when there is one and it
  * still has their length; returns its checksum, or null when the bytes must be written instead (no
- * origin, the file is gone, the file system has no hard links). A committed generation is never
- * written to, so the linked file holds the verified bytes; its data reached the disk when it was
- * saved, and the new name reaches it with the folder's flush.
+ * origin, the file is gone or was changed since it was read, the file system has no hard links).
+ * A committed generation is never written to, so the linked file holds the verified bytes; its
+ * data reached the disk when it was saved, and the new name reaches it with the folder's flush.
+ * The two generations then share the file: a copy of an index folder is independent, but writing
+ * into a committed file in place (which no save does) would change both.
  */
 export async function linkVerified(bytes: Uint8Array, path: string): Promise<string | null> {
   const origin = originOf(bytes);
   if (origin === undefined) return null;
   try {
     await link(origin.path, path);
-    if ((await stat(path)).size === bytes.length) return origin.sha256;
+    // The same file, unchanged since it was read: otherwise it is written from the verified bytes.
+    const now = await stat(path);
+    if (now.ino === origin.ino && now.size === origin.size && now.mtimeMs === origin.mtimeMs && origin.size === bytes.length) return origin.sha256;
   } catch {
     // Fall through to writing the bytes.
   }

@@ -1,4 +1,5 @@
-import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { cp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,6 +84,24 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
     /not a version \d+ lookup-knowledge index/,
   ],
   ["bm25.bin deleted", async (dir) => rm(await dataPath(dir, "bm25.bin")), /bm25\.bin is missing/],
+  [
+    "bm25.bin replaced by a FIFO nobody writes to (must not hang)",
+    async (dir) => {
+      const path = await dataPath(dir, "bm25.bin");
+      await rm(path);
+      expect(spawnSync("mkfifo", [path]).status).toBe(0);
+    },
+    /bm25\.bin cannot be read .*not a regular file/,
+  ],
+  [
+    "bm25.bin replaced by a symbolic link to /dev/zero (must not read without end)",
+    async (dir) => {
+      const path = await dataPath(dir, "bm25.bin");
+      await rm(path);
+      await symlink("/dev/zero", path);
+    },
+    /bm25\.bin cannot be read/,
+  ],
   ["vectors.hnsw garbage behind an updated checksum (reaches hnswlib)", (dir) => replaceWithValidChecksum(dir, "vectors.hnsw", GARBAGE), /vector index does not load/],
   [
     "vectors.hnsw truncated behind an updated checksum (reaches hnswlib)",

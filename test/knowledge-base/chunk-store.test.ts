@@ -32,6 +32,9 @@ describe("the chunk store", () => {
     expect(JSON.parse(JSON.stringify(restored))).toEqual(CHUNKS[0]);
     expect({ ...restored, content: restored.content }).toEqual(CHUNKS[0]);
     expect("content" in { ...restored }).toBe(false);
+    // A clone that keeps the prototype and own fields only gets a clear error, not a TypeError.
+    const clone = Object.assign(Object.create(Object.getPrototypeOf(restored) as object) as Chunk, restored);
+    expect(() => clone.content).toThrow(/copy of a loaded chunk without its text/);
     // A copy is a plain chunk: its digest is of its own text, never the stored one.
     const edited = { ...restored, content: "edited" };
     expect(Buffer.from(contentDigest(edited))).not.toEqual(Buffer.from(contentDigest(restored)));
@@ -85,6 +88,19 @@ describe("the chunk store", () => {
     // Reading a damaged text throws, so these succeed only because nothing is inflated.
     expect(decodeChunkMeta(encodeChunkMeta(restored), CHUNKS.length)).toEqual(CHUNKS.map(({ content: _content, ...rest }) => rest));
     expect(encodeContents(restored)).toEqual(damaged);
+  });
+
+  it("refuses a chunk list with one source twice, or a reference nested without end, naming the chunk", () => {
+    const twice = encodeChunkMeta([CHUNKS[0], { ...CHUNKS[1], source: CHUNKS[0].source }]);
+    expect(() => decodeChunkMeta(twice, 2)).toThrow(/chunk 1 \(numbered from 0\) has the source "f0.md#top" of an earlier chunk/);
+    const table = JSON.parse(encodeChunkMeta(CHUNKS).toString("utf8")) as { chunks: unknown[] };
+    table.chunks[0] = "NESTED";
+    const depth = 5_000;
+    const text = JSON.stringify(table).replace('"NESTED"', `${"[".repeat(depth)}0${"]".repeat(depth)}`);
+    expect(() => decodeChunkMeta(Buffer.from(text), 3)).toThrow(/chunk 0 .*not a whole number/);
+    const metas = JSON.parse(encodeChunkMeta(CHUNKS).toString("utf8")) as { metas: unknown[][] };
+    metas.metas[0][0] = "NESTED";
+    expect(() => decodeChunkMeta(Buffer.from(JSON.stringify(metas).replace('"NESTED"', `${"[".repeat(depth)}0${"]".repeat(depth)}`)), 3)).toThrow(/refers to string a list/);
   });
 
   it("refuses a chunk list that is not JSON, or holds another number of chunks than the manifest", () => {

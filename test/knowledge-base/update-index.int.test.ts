@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rename, rm, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -123,7 +123,7 @@ describe("KnowledgeBase.update: an incremental re-index", () => {
     expect(l1.map((hit) => hit.chunk.file)).toContain(ADDED);
   });
 
-  it("links the unchanged embedder projection from the index it was loaded from instead of writing it again, and writes it when that file is gone", async () => {
+  it("links the unchanged embedder projection from the index it was loaded from instead of writing it again, and writes it when that file is gone or was written to since", async () => {
     const generationFile = async (dir: string, name: string) => join(dir, (JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as { generation: string }).generation, name);
     const source = await generationFile(indexDir, "lsa-projection.f32");
     const linkedDir = await mkdtemp(join(tmpdir(), "lk-update-linked-"));
@@ -141,6 +141,12 @@ describe("KnowledgeBase.update: an incremental re-index", () => {
       } finally {
         await rename(copy, source);
       }
+      expect((await stat(await generationFile(writtenDir, "lsa-projection.f32"))).ino).not.toBe((await stat(source)).ino);
+      expect((await KnowledgeBase.load(writtenDir)).fingerprint).toBe(updated.fingerprint);
+      // Written to in place since it was read (here with the same bytes, a minute later): never linked.
+      await writeFile(source, await readFile(source));
+      await utimes(source, new Date(), new Date(Date.now() + 60_000));
+      await updated.save(writtenDir);
       expect((await stat(await generationFile(writtenDir, "lsa-projection.f32"))).ino).not.toBe((await stat(source)).ino);
       expect((await KnowledgeBase.load(writtenDir)).fingerprint).toBe(updated.fingerprint);
     } finally {
