@@ -1,12 +1,36 @@
 import { randomBytes } from "node:crypto";
-import { open, rename, rm } from "node:fs/promises";
+import { open, rename, rm, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
+
+/**
+ * Writes all of `data` from the start of a new file in as few requests as it takes (usually one):
+ * `FileHandle.writeFile` writes 512 KiB at a time, each piece waiting for a busy event loop.
+ */
+async function writeAll(handle: FileHandle, data: string | Uint8Array, path: string): Promise<void> {
+  const bytes = typeof data === "string" ? Buffer.from(data) : data;
+  let at = 0;
+  while (at < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, at, bytes.length - at, at);
+    if (bytesWritten === 0) throw new Error(`${path}: a write of ${bytes.length - at} bytes wrote nothing`);
+    at += bytesWritten;
+  }
+}
+
+/** Writes `data` to the new file `path` (never an existing one), readable by its owner only when `mode` is 0o600. */
+export async function writeNewFile(path: string, data: string | Uint8Array, mode = 0o666): Promise<void> {
+  const handle = await open(path, "wx", mode);
+  try {
+    await writeAll(handle, data, path);
+  } finally {
+    await handle.close();
+  }
+}
 
 /** Writes `data` to the new file `path` (never an existing one) and flushes it to the disk. */
 export async function writeFileDurably(path: string, data: string | Uint8Array): Promise<void> {
   const handle = await open(path, "wx");
   try {
-    await handle.writeFile(data);
+    await writeAll(handle, data, path);
     await handle.sync();
   } finally {
     await handle.close();

@@ -1,9 +1,9 @@
-import { appendFile, open, rm, statfs } from "node:fs/promises";
+import { appendFile, rm, statfs } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { storedVectorCount, VectorIndex, type LoadedGraph, type VectorIndexOptions } from "../l1/vector-index.js";
 import { decodeVectorLabels, encodeVectorLabels } from "../l1/vector-labels.js";
-import { syncAndRead } from "./durable-fs.js";
+import { syncAndRead, writeNewFile } from "./durable-fs.js";
 import { makeScratch, sweepDeadScratch } from "./scratch-folders.js";
 import { INDEX_FILES } from "./index-layout.js";
 
@@ -59,7 +59,7 @@ export async function loadVerifiedVectors(bytes: Uint8Array, dimensions: number,
   let loaded: LoadedGraph;
   try {
     const file = join(scratch, INDEX_FILES.vectors);
-    await writeWhole(file, graph);
+    await writeNewFile(file, graph, 0o600);
     const reading = VectorIndex.readGraph(file, dimensions);
     onReading?.();
     loaded = await reading;
@@ -67,15 +67,4 @@ export async function loadVerifiedVectors(bytes: Uint8Array, dimensions: number,
     await rm(scratch, { recursive: true, force: true });
   }
   return VectorIndex.fromGraph(loaded, await domains, options, chunkOfLabel ?? undefined);
-}
-
-/** Writes `data` into the new private file `path` in one request (`writeFile` writes 512 KiB at a time, each waiting for the event loop). */
-async function writeWhole(path: string, data: Uint8Array): Promise<void> {
-  const handle = await open(path, "wx", 0o600);
-  try {
-    let at = 0;
-    while (at < data.length) at += (await handle.write(data, at, data.length - at)).bytesWritten;
-  } finally {
-    await handle.close();
-  }
 }
