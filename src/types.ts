@@ -52,8 +52,21 @@ export interface EvidenceBlock {
 export interface L0Hints {
   titles: string[];
   keywords: string[];
+  /**
+   * The domain of every file whose title, keyword, alias, entity or domain name the query
+   * matched: trimmed, blank ones left out, sorted, unique. Exactly one → L1 is filtered by it;
+   * zero or several → L1 searches every domain.
+   */
   domains: string[];
   entities: string[];
+  /**
+   * How much matched in each of {@link domains} (same order): `files` is how many of the domain's
+   * files matched, `strength` the best file's hint strength (2 or more for a title, alias or
+   * domain-name match or a phrase only this domain mentions, 1 for a single phrase other domains
+   * mention too). Additional data only: it never removes a domain from `domains`. Set by L0;
+   * absent in hints built by hand.
+   */
+  domainEvidence?: { domain: string; strength: number; files: number }[];
 }
 
 /** How much the returned evidence can be trusted to answer the query. */

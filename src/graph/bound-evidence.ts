@@ -20,9 +20,16 @@ function capList(items: readonly string[]): string[] {
   return items.slice(0, MAX_LIST_ITEMS).map((item) => capText(item, MAX_FIELD_CHARS));
 }
 
-/** Hint lists cut to {@link MAX_LIST_ITEMS} entries of at most {@link MAX_FIELD_CHARS} characters. */
+/**
+ * Hint lists cut to {@link MAX_LIST_ITEMS} entries of at most {@link MAX_FIELD_CHARS} characters;
+ * `domainEvidence` (kept when present) the same, its domains cut like `domains`.
+ */
 export function boundHints(hints: L0Hints): L0Hints {
-  return { titles: capList(hints.titles), keywords: capList(hints.keywords), domains: capList(hints.domains), entities: capList(hints.entities) };
+  const bounded: L0Hints = { titles: capList(hints.titles), keywords: capList(hints.keywords), domains: capList(hints.domains), entities: capList(hints.entities) };
+  if (hints.domainEvidence !== undefined) {
+    bounded.domainEvidence = hints.domainEvidence.slice(0, MAX_LIST_ITEMS).map(({ domain, strength, files }) => ({ domain: capText(domain, MAX_FIELD_CHARS), strength, files }));
+  }
+  return bounded;
 }
 
 /**

@@ -25,11 +25,13 @@ export function fallbackReasonFor(status: L1Status | null): FallbackReason {
 }
 
 /**
- * The domain L1 is filtered by: the caller's forced domain, else the one domain the hints point
- * at; null (no filter) when the hints name zero or several domains.
+ * The domain L1 is filtered by: the caller's forced domain, else the hints' domain when they name
+ * exactly one (blank entries left out, each trimmed); null (no filter) when they name zero or
+ * several. `hints.domains` holds the domain of every file L0 matched, so several means the
+ * matches span domains. `domainEvidence` is never read: a weak match still counts.
  */
 export function chooseDomainFilter(forced: string | null, hints: L0Hints): string | null {
   if (forced !== null && forced.trim().length > 0) return forced.trim().toLowerCase();
-  const domains = hints.domains.filter((domain) => domain.trim().length > 0);
-  return domains.length === 1 ? domains[0] : null;
+  const domains = new Set(hints.domains.map((domain) => domain.trim()).filter((domain) => domain.length > 0));
+  return domains.size === 1 ? [...domains][0] : null;
 }

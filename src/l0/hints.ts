@@ -2,7 +2,7 @@ import type { Chunk, L0Hints } from "../types.js";
 
 /** Hint data of a lookup in which no short field matched. */
 export function emptyHints(): L0Hints {
-  return { titles: [], keywords: [], domains: [], entities: [] };
+  return { titles: [], keywords: [], domains: [], entities: [], domainEvidence: [] };
 }
 
 /** Turns a phrase into its terms; memoised by the caller, since the same phrases recur per query. */
@@ -72,9 +72,6 @@ export function hintReasons(match: HintMatch): string[] {
   ];
 }
 
-/** Evidence a domain needs before the hints name it: a title, alias or domain-name match, one keyword or entity that only that domain mentions, or two shared ones. */
-export const DOMAIN_HINT_STRENGTH = 2;
-
 /** In how many domains the corpus mentions a phrase (all its terms in one chunk, body included). */
 export type PhraseSpread = (phrase: string) => number;
 
@@ -114,26 +111,31 @@ export function createPhraseSpread(chunks: readonly Chunk[], termsOf: PhraseTerm
 }
 
 /**
- * How strongly one chunk's short-field matches point at its domain: 2 for a title, alias or
- * domain-name match and for a keyword or entity that only its own domain mentions; 1 for one
- * that other domains mention too (a generic "payments", a system every domain talks about).
+ * How strongly one chunk's short-field matches point at its domain, summed over the matches: 2
+ * for a title, alias or domain-name match and for a keyword or entity that only its own domain
+ * mentions; 1 for one that other domains mention too (a generic "payments", a system every
+ * domain talks about). Reported as `domainEvidence[].strength`; it never decides `domains`.
  */
 export function hintStrength(match: HintMatch, spread: PhraseSpread): number {
   const strong = (match.title !== undefined ? 2 : 0) + (match.domain !== undefined ? 2 : 0) + match.aliases.length * 2;
   return strong + [...match.keywords, ...match.entities].reduce((sum, phrase) => sum + (spread(phrase) <= 1 ? 2 : 1), 0);
 }
 
+/** One entry of `L0Hints.domainEvidence`. */
+export type DomainEvidence = NonNullable<L0Hints["domainEvidence"]>[number];
+
 /**
  * Folds per-chunk matches into the hint data of a lookup. Titles, keywords and entities list
- * every short-field match. `domains` is stricter: a domain is named only when one of its
- * documents matched with at least {@link DOMAIN_HINT_STRENGTH}, so that one shared keyword
- * such as "payments" does not narrow L1 to the wrong domain.
+ * every short-field match; `domains` lists the domain of every file with any match (trimmed,
+ * blank ones left out, sorted), however weak, so that a keyword two domains share names both and
+ * leaves L1 unfiltered. `domainEvidence` says, per domain, how many files matched and how
+ * strongly ({@link hintStrength}).
  */
 export function collectHints(matches: readonly { chunk: Chunk; match: HintMatch }[], spread: PhraseSpread): L0Hints {
   const titles = new Set<string>();
   const keywords = new Set<string>();
   const entities = new Set<string>();
-  const strengthByFile = new Map<string, { domain?: string; strength: number }>();
+  const strengthByFile = new Map<string, { domain: string; strength: number }>();
   for (const { chunk, match } of matches) {
     if (!hasHint(match)) continue;
     if (match.title !== undefined || match.aliases.length > 0) titles.add(chunk.title ?? chunk.file);
@@ -142,9 +144,17 @@ export function collectHints(matches: readonly { chunk: Chunk; match: HintMatch 
     const strength = hintStrength(match, spread);
     const seen = strengthByFile.get(chunk.file);
     // Chunks of one file share its frontmatter: count the file's best chunk, not every chunk.
-    if (!seen || seen.strength < strength) strengthByFile.set(chunk.file, { domain: chunk.meta.domain?.trim(), strength });
+    if (!seen || seen.strength < strength) strengthByFile.set(chunk.file, { domain: chunk.meta.domain?.trim() ?? "", strength });
   }
-  const domains = new Set<string>();
-  for (const { domain, strength } of strengthByFile.values()) if (domain && strength >= DOMAIN_HINT_STRENGTH) domains.add(domain);
-  return { titles: [...titles], keywords: [...keywords], domains: [...domains].sort(), entities: [...entities] };
+  const byDomain = new Map<string, DomainEvidence>();
+  for (const { domain, strength } of strengthByFile.values()) {
+    if (domain.length === 0) continue;
+    const evidence = byDomain.get(domain);
+    if (evidence) {
+      evidence.files++;
+      evidence.strength = Math.max(evidence.strength, strength);
+    } else byDomain.set(domain, { domain, strength, files: 1 });
+  }
+  const domainEvidence = [...byDomain.values()].sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
+  return { titles: [...titles], keywords: [...keywords], domains: domainEvidence.map(({ domain }) => domain), entities: [...entities], domainEvidence };
 }

@@ -52,6 +52,8 @@ export const TRACE_FIELD_LIMITS: Readonly<Record<string, Partial<TraceFieldLimit
   matched_keywords: HINTS,
   domains: HINTS,
   entities: HINTS,
+  // Its items' `domain` takes the `domain` limit; `strength` and `files` are numbers.
+  domain_evidence: HINTS,
   evidence: { maxItems: 50 },
   source: { maxChars: 500 },
   title: { maxChars: 300 },

@@ -28,7 +28,11 @@ export interface ToolInvocationRecord {
   error?: string;
   retrieval_details: {
     retrieval_layer: string;
-    l0: { matched_titles: string[]; matched_keywords: string[]; domains: string[]; entities: string[] };
+    /**
+     * The hints (`L0Hints`): `domains` is every domain L0 matched a file of; `domain_evidence`
+     * (`L0Hints.domainEvidence`, empty when the hints had none) how many files and how strongly.
+     */
+    l0: { matched_titles: string[]; matched_keywords: string[]; domains: string[]; entities: string[]; domain_evidence: { domain: string; strength: number; files: number }[] };
     l1: { status: string; domain_filter: string | null; candidate_count: number; error?: string };
     fallback_reason: string | null;
     relevance: { level: string; semantic_support: boolean };
@@ -114,7 +118,13 @@ export function toTraceRecord(result: LookupResult, context: TraceContext): Tool
     corpus_fingerprint: context.corpusFingerprint,
     retrieval_details: {
       retrieval_layer: result.retrievalLayer,
-      l0: { matched_titles: result.hints.titles, matched_keywords: result.hints.keywords, domains: result.hints.domains, entities: result.hints.entities },
+      l0: {
+        matched_titles: result.hints.titles,
+        matched_keywords: result.hints.keywords,
+        domains: result.hints.domains,
+        entities: result.hints.entities,
+        domain_evidence: result.hints.domainEvidence ?? [],
+      },
       l1: {
         status: result.l1Status,
         domain_filter: result.domainFilter,

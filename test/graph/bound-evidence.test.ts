@@ -66,4 +66,17 @@ describe("boundHints", () => {
       expect(list.every((entry) => entry.length <= MAX_FIELD_CHARS)).toBe(true);
     }
   });
+
+  it("cuts the domain evidence like the domains and keeps its numbers", () => {
+    const many = Array.from({ length: 500 }, (_, i) => `${i}-${"k".repeat(1000)}`);
+    const domainEvidence = many.map((domain, i) => ({ domain, strength: 1, files: i + 1 }));
+    const hints = boundHints({ titles: [], keywords: [], domains: many, entities: [], domainEvidence });
+    expect(hints.domainEvidence).toHaveLength(MAX_LIST_ITEMS);
+    expect(hints.domainEvidence?.map(({ domain }) => domain)).toEqual(hints.domains);
+    expect(hints.domainEvidence?.map(({ files }) => files)).toEqual(domainEvidence.slice(0, MAX_LIST_ITEMS).map(({ files }) => files));
+  });
+
+  it("adds no domain evidence to hints that had none", () => {
+    expect(boundHints({ titles: [], keywords: [], domains: ["billing"], entities: [] })).toEqual({ titles: [], keywords: [], domains: ["billing"], entities: [] });
+  });
 });

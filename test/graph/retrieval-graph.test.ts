@@ -85,7 +85,7 @@ describe("createRetrievalGraph: L0 is a hint provider, not an answerer", () => {
     expect(l0.calls).toHaveLength(0);
     expect(l1.calls[0].options.domain).toBeNull();
     expect(result.retrievalLayer).toBe("L1");
-    expect(result.hints).toEqual(NO_HINTS);
+    expect(result.hints).toEqual({ ...NO_HINTS, domainEvidence: [] });
   });
 });
 
@@ -113,6 +113,38 @@ describe("createRetrievalGraph: the L1 domain filter", () => {
     expect(l1.calls).toHaveLength(1);
     expect(l1.calls[0].options.domain).toBeNull();
     expect(result.domainFilter).toBeNull();
+  });
+
+  it("filters L1 by the one hinted domain however weak its evidence", async () => {
+    const weak = hints({ keywords: ["refund"], domains: ["billing"], domainEvidence: [{ domain: "billing", strength: 1, files: 1 }] });
+    const l0 = l0With([makeCandidate(REFUND, 3)], weak);
+    const l1 = new FakeL1Searcher([makeCandidate(REFUND, 0.6)]);
+
+    const result = await lookup({ knowledgeBase: fakeSource({ l0, l1 }) }, { query: "refund" });
+
+    expect(l1.calls[0].options.domain).toBe("billing");
+    expect(result.domainFilter).toBe("billing");
+    expect(result.hints.domainEvidence).toEqual([{ domain: "billing", strength: 1, files: 1 }]);
+  });
+
+  it("records both hinted domains, their evidence and no L1 filter in the artifact and the trace when the matches span two domains", async () => {
+    const domainEvidence = [
+      { domain: "billing", strength: 2, files: 1 },
+      { domain: "incidents", strength: 2, files: 1 },
+    ];
+    const l0 = l0With([makeCandidate(REFUND, 3)], hints({ keywords: ["refund"], domains: ["billing", "incidents"], domainEvidence }));
+    const l1 = new FakeL1Searcher([makeCandidate(REFUND, 0.6)]);
+    const sink = new RecordingTraceSink();
+
+    const result = await lookup({ knowledgeBase: fakeSource({ l0, l1 }), traceSink: sink }, { query: "refund" });
+
+    expect(l1.calls[0].options.domain).toBeNull();
+    expect(result.domainFilter).toBeNull();
+    expect(result.hints.domains).toEqual(["billing", "incidents"]);
+    expect(result.hints.domainEvidence).toEqual(domainEvidence);
+    expect(sink.records[0]).toMatchObject({
+      retrieval_details: { l0: { domains: ["billing", "incidents"], domain_evidence: domainEvidence }, l1: { domain_filter: null } },
+    });
   });
 
   it("lets a forced domain win over the hints, trimmed and lower-cased, in both layers", async () => {

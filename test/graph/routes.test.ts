@@ -36,6 +36,9 @@ describe("chooseDomainFilter", () => {
     ["two hinted domains", null, ["billing", "it"], null],
     ["only a blank hinted domain", null, ["  "], null],
     ["one real and one blank hinted domain", null, ["billing", " "], "billing"],
+    ["one hinted domain with spaces", null, [" billing "], "billing"],
+    ["one hinted domain listed twice, once with spaces", null, ["billing", "billing "], "billing"],
+    ["three hinted domains", null, ["billing", "deployment", "incident-runbooks"], null],
     ["a forced domain and another hinted one", "it", ["billing"], "it"],
     ["a forced domain with spaces and capitals", "  Billing ", [], "billing"],
     ["a forced domain and two hinted ones", "HR", ["billing", "it"], "hr"],
@@ -43,6 +46,13 @@ describe("chooseDomainFilter", () => {
     ["an empty forced domain and no hints", "", [], null],
   ])("with %s chooses the right filter", (_label, forced, domains, expected) => {
     expect(chooseDomainFilter(forced, hints({ domains }))).toBe(expected);
+  });
+
+  it("counts a hinted domain whatever its evidence says, weak or strong", () => {
+    const weak = hints({ domains: ["billing"], domainEvidence: [{ domain: "billing", strength: 1, files: 1 }] });
+    const split = hints({ domains: ["billing", "it"], domainEvidence: [{ domain: "billing", strength: 9, files: 4 }, { domain: "it", strength: 1, files: 1 }] });
+    expect(chooseDomainFilter(null, weak)).toBe("billing");
+    expect(chooseDomainFilter(null, split)).toBeNull();
   });
 
   it("does not modify the hints it reads", () => {

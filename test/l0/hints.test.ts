@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { chooseDomainFilter } from "../../src/graph/routes.js";
 import { collectHints, createPhraseSpread, hintStrength, matchHintFields, type HintMatch } from "../../src/l0/hints.js";
 import { tokenize } from "../../src/text/tokenize.js";
 import type { Chunk } from "../../src/types.js";
@@ -46,18 +47,68 @@ describe("L0 hints", () => {
     expect(hintsFor("refund for a customer").domains).toEqual(["billing"]);
   });
 
-  it("names no domain for one keyword that several domains mention", () => {
+  it("names every domain whose entries share a matched keyword, so that L1 is left unfiltered", () => {
     const hints = hintsFor("rollback");
     expect(hints.keywords).toEqual(["rollback"]);
-    expect(hints.domains).toEqual([]);
+    expect(hints.domains).toEqual(["billing", "deployment"]);
+    expect(chooseDomainFilter(null, hints)).toBeNull();
   });
 
-  it("names the domain of a matched title even when its keyword is shared", () => {
-    expect(hintsFor("invoice batch rollback").domains).toEqual(["billing"]);
+  it("names the domain of every matched file, a title match and a shared keyword alike", () => {
+    // The title points at billing, the shared keyword "rollback" at deployment too: both are named.
+    expect(hintsFor("invoice batch rollback").domains).toEqual(["billing", "deployment"]);
   });
 
-  it("names every domain with strong evidence, so that two strong signals leave L1 unfiltered", () => {
+  it("names every domain a match points at, whatever the strength of each match", () => {
     expect(hintsFor("Helmsman refund").domains).toEqual(["billing", "deployment"]);
+  });
+
+  it("names the one domain of the matched entries, which then filters L1", () => {
+    const hints = hintsFor("Ledgerline");
+    expect(hints.entities).toEqual(["Ledgerline"]);
+    expect(hints.domains).toEqual(["billing"]);
+    expect(chooseDomainFilter(null, hints)).toBe("billing");
+  });
+
+  it("names no domain when no short field matched", () => {
+    const hints = hintsFor("quarterly weather report");
+    expect(hints).toEqual({ titles: [], keywords: [], domains: [], entities: [], domainEvidence: [] });
+    expect(chooseDomainFilter(null, hints)).toBeNull();
+  });
+
+  it("leaves out blank and missing domains and trims the others", () => {
+    const chunks = [
+      chunk("a.md", "   ", { keywords: ["quota"] }),
+      { ...chunk("b.md", "", { keywords: ["quota"] }), meta: { keywords: ["quota"], entities: [], aliases: [] } },
+      chunk("c.md", " billing ", { keywords: ["quota"] }),
+    ];
+    const terms = new Set(tokenize("quota"));
+    const hints = collectHints(chunks.map((c) => ({ chunk: c, match: matchHintFields(terms, c, termsOf) })), () => 3);
+    expect(hints.keywords).toEqual(["quota"]);
+    expect(hints.domains).toEqual(["billing"]);
+    expect(hints.domainEvidence).toEqual([{ domain: "billing", strength: 1, files: 1 }]);
+    expect(chooseDomainFilter(null, hints)).toBe("billing");
+  });
+
+  it("reports per domain how many files matched and the best file's strength, in the order of domains", () => {
+    const hints = hintsFor("invoice batch rollback");
+    // billing: the batch page (title 2 + shared keyword 1); deployment: a shared keyword only.
+    expect(hints.domainEvidence).toEqual([
+      { domain: "billing", strength: 3, files: 1 },
+      { domain: "deployment", strength: 1, files: 1 },
+    ]);
+    expect(hints.domainEvidence?.map(({ domain }) => domain)).toEqual(hints.domains);
+  });
+
+  it("counts a file once however many of its chunks matched, and every matched file of a domain", () => {
+    const second = { ...CHUNKS[2], source: "billing/batch.md#details" };
+    const terms = new Set(tokenize("rollback Ledgerline"));
+    const hints = collectHints([...CHUNKS, second].map((c) => ({ chunk: c, match: matchHintFields(terms, c, termsOf) })), spread);
+    expect(hints.domains).toEqual(["billing", "deployment"]);
+    expect(hints.domainEvidence).toEqual([
+      { domain: "billing", strength: 2, files: 2 },
+      { domain: "deployment", strength: 1, files: 1 },
+    ]);
   });
 
   it("scores titles, aliases and domain names as strong, shared phrases as weak", () => {

@@ -38,6 +38,22 @@ describe("the bound on a tool_invocation record", () => {
     expect(details(record).evidence.map((e) => e.source)).toEqual(evidence.map((e) => e.source));
   });
 
+  it("cuts a long domain evidence list and its long domains, keeping the numbers", () => {
+    const domainEvidence = Array.from({ length: 5_000 }, (_, i) => ({ domain: `d${i}-${"x".repeat(1_000)}`, strength: 2, files: i + 1 }));
+    const record = toTraceRecord(lookupResult([block()], { domains: domainEvidence.map(({ domain }) => domain), domainEvidence }), traceContext());
+
+    expect(lineBytes(record)).toBeLessThanOrEqual(LIMIT_BYTES);
+    const kept = details(record).l0.domain_evidence;
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThanOrEqual(50);
+    kept.forEach((entry, i) => {
+      expect(entry.domain.length).toBeLessThanOrEqual(200);
+      expect(domainEvidence[i].domain.startsWith(entry.domain.replace(/…$/, ""))).toBe(true);
+      expect(entry).toMatchObject({ strength: 2, files: i + 1 });
+    });
+    expect(record.truncated).toEqual(expect.arrayContaining(["retrieval_details.l0.domain_evidence", "retrieval_details.l0.domain_evidence[].domain"]));
+  });
+
   it("keeps the first of 10,000 hit reasons and says the list was cut", () => {
     const reasons = Array.from({ length: 10_000 }, (_, i) => `L0:keyword:term-${i}`);
     const record = toTraceRecord(lookupResult([block({ hitReasons: reasons })]), traceContext());

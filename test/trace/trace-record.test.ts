@@ -69,6 +69,27 @@ describe("toTraceRecord", () => {
     );
   });
 
+  it("records every hinted domain and its evidence, next to the L1 filter the hints led to", () => {
+    const hints = {
+      titles: [],
+      keywords: ["refund"],
+      domains: ["billing", "incident-runbooks"],
+      entities: [],
+      domainEvidence: [
+        { domain: "billing", strength: 1, files: 1 },
+        { domain: "incident-runbooks", strength: 1, files: 2 },
+      ],
+    };
+    const details = toTraceRecord(result({ hints, domainFilter: null }), CONTEXT).retrieval_details;
+
+    expect(details?.l0.domains).toEqual(["billing", "incident-runbooks"]);
+    expect(details?.l0.domain_evidence).toEqual([
+      { domain: "billing", strength: 1, files: 1 },
+      { domain: "incident-runbooks", strength: 1, files: 2 },
+    ]);
+    expect(details?.l1.domain_filter).toBeNull();
+  });
+
   it("records retrieval details with exactly the documented nested keys", () => {
     const details = toTraceRecord(result(), CONTEXT).retrieval_details;
     if (details === null) throw new Error("expected retrieval details");
@@ -76,7 +97,7 @@ describe("toTraceRecord", () => {
     expect(Object.keys(details).sort()).toEqual(
       ["candidate_count", "content_truncated", "evidence", "evidence_count", "fallback_reason", "l0", "l1", "relevance", "retrieval_layer"].sort(),
     );
-    expect(details.l0).toEqual({ matched_titles: ["Restart"], matched_keywords: ["drain"], domains: ["ops"], entities: ["kubectl"] });
+    expect(details.l0).toEqual({ matched_titles: ["Restart"], matched_keywords: ["drain"], domains: ["ops"], entities: ["kubectl"], domain_evidence: [] });
     expect(details.l1).toEqual({ status: "ok", domain_filter: "ops", candidate_count: 3 });
     expect(details.relevance).toEqual({ level: "high", semantic_support: true });
     expect(details).toMatchObject({ retrieval_layer: "L0+L1", fallback_reason: null, candidate_count: 4, evidence_count: 2, content_truncated: false });
