@@ -42,8 +42,17 @@ export interface EvidenceBlock {
   content: string;
   /** Why this block was found, each prefixed by its layer: `L0:keyword:refund`, `L1:similarity:0.82`. */
   hitReasons: string[];
-  /** Fused relevance in [0, 1] (higher is better) when the ranking produced one. */
+  /**
+   * Rank score of this lookup: each layer's scores min-max normalised over its own candidates,
+   * then fused by weight, so 1 is the best candidate of the lookup and 0 the weakest one kept.
+   * It orders the blocks; it says nothing about relevance across lookups: read `termCoverage`,
+   * `similarity` and the lookup's `relevance` for that.
+   */
   score?: number;
+  /** IDF-weighted share of the query's terms this block holds, from 0 to 1. */
+  termCoverage?: number;
+  /** L1's cosine similarity to the query, when the dense layer returned this block. */
+  similarity?: number;
   /** Present when `content` was cut to the evidence caps: how much is shown of how much. */
   truncated?: { shownChars: number; totalChars: number };
 }

@@ -3,12 +3,17 @@ import type { LookupResult } from "../../src/types.js";
 import type { LookupProviderMetadata } from "./lookup-provider.js";
 
 /** Kinds of golden questions. */
-export type GoldenKind = "keyword" | "paraphrase" | "cross-domain" | "single-domain" | "no-answer";
+export type GoldenKind = "keyword" | "paraphrase" | "cross-domain" | "single-domain" | "agent" | "no-answer";
+
+/** Halves of the golden set: thresholds and rules are chosen on `tune`; `holdout` is only measured. */
+export type GoldenSplit = "tune" | "holdout";
 
 /** The vars of one golden case. */
 export interface GoldenVars {
   query: string;
   kind: GoldenKind;
+  /** The half the question belongs to (within each kind, in file order: tune, holdout, tune, ...). */
+  split: GoldenSplit;
   /** Chunk sources that answer the question, best first; empty for no-answer questions. */
   gold: string[];
   /** The one domain the question is about, or null. */
@@ -30,11 +35,12 @@ export interface GradedCase {
 export function readCase(context: AssertionValueFunctionContext): GradedCase | GradingResult {
   const metadata = (context.metadata ?? context.providerResponse?.metadata) as LookupProviderMetadata | undefined;
   if (!metadata?.artifact) return { pass: false, score: 0, reason: "the provider returned no lookup artifact in metadata" };
-  const labels = context.test.metadata as { kind?: GoldenKind; gold?: unknown; expected_domain?: string } | undefined;
+  const labels = context.test.metadata as { kind?: GoldenKind; split?: GoldenSplit; gold?: unknown; expected_domain?: string } | undefined;
   if (!labels || !Array.isArray(labels.gold)) return { pass: false, score: 0, reason: "the test case has no `gold` list in its metadata" };
   const vars: GoldenVars = {
     query: String(context.vars.query ?? ""),
     kind: labels.kind ?? "keyword",
+    split: labels.split === "holdout" ? "holdout" : "tune",
     gold: labels.gold.map(String),
     expected_domain: labels.expected_domain || null,
     ...(typeof context.vars.domain === "string" ? { domain: context.vars.domain } : {}),

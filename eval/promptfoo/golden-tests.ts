@@ -20,13 +20,13 @@ export const RANKING_ASSERTIONS: Assertion[] = [js("hit-at-k.ts", { k: 5 }), js(
  * into several tests); the gold list and labels travel in `metadata`.
  */
 export function toTestCase(entry: { description: string; vars: GoldenVars }): TestCase {
-  const { query, domain, kind, gold, expected_domain } = entry.vars;
+  const { query, domain, kind, split, gold, expected_domain } = entry.vars;
   const answerable = gold.length > 0;
   return {
     description: entry.description,
     vars: { query, ...(domain ? { domain } : {}) },
-    assert: [...CONTRACT_ASSERTIONS, ...(answerable ? RANKING_ASSERTIONS : [js("no-answer.ts")])],
-    metadata: { kind, gold, expected_domain: expected_domain ?? "" },
+    assert: [...CONTRACT_ASSERTIONS, ...(answerable ? RANKING_ASSERTIONS : [js("no-answer.ts")]), js("relevance-judgement.ts")],
+    metadata: { kind, split, gold, expected_domain: expected_domain ?? "" },
   };
 }
 

@@ -1,3 +1,4 @@
+import type { CorpusCalibration } from "../../src/calibration/calibration.js";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ApiProvider, CallApiContextParams, ProviderOptions, ProviderResponse } from "promptfoo";
@@ -26,6 +27,8 @@ export interface LookupProviderMetadata {
   /** The trace lines written for this call, read back from the trace file. */
   traceLines: unknown[];
   corpusFingerprint: string;
+  /** The knowledge base's index-time calibration, which the tool's fusion and relevance use. */
+  calibration: CorpusCalibration;
 }
 
 /**
@@ -101,6 +104,7 @@ export default class LookupKnowledgeProvider implements ApiProvider {
         artifact,
         traceLines: await traceLinesFor(this.tracePath, artifact.invocationId),
         corpusFingerprint: (await knowledgeBase(this.config.corpusDir)).fingerprint,
+        calibration: (await knowledgeBase(this.config.corpusDir)).calibration,
       };
       return { output: String(message.content), metadata: metadata as unknown as Record<string, unknown> };
     } catch (error) {

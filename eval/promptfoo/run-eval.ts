@@ -5,7 +5,8 @@ import { parseArgs } from "node:util";
 import { renderHtmlReport } from "../report/html-report.js";
 import { formatMetricsTable } from "../report/text-table.js";
 import { baselineFrom, checkBaseline, describeViolation, type Baseline } from "./baseline.js";
-import { summarizePromptfooResults, type PromptfooOutput } from "./summarize-results.js";
+import { describeRelevanceGoals, summarizePromptfooResults, type PromptfooOutput } from "./summarize-results.js";
+import { describeCalibration, type CorpusCalibration } from "../../src/calibration/calibration.js";
 
 /** promptfoo's exit code when assertions failed (the run itself worked). */
 const PROMPTFOO_ASSERTIONS_FAILED = 100;
@@ -56,6 +57,9 @@ async function main(): Promise<number> {
   await writeFile(join(values.out, "report.html"), renderHtmlReport(summary.report));
   console.log(`\n${formatMetricsTable(summary.report)}\n`);
   console.log(`${summary.cases} cases in ${seconds.toFixed(1)} s; corpus ${summary.report.corpusFingerprint}; report: ${join(values.out, "report.html")}`);
+  const calibration = summary.report.config.calibration as CorpusCalibration | null;
+  if (calibration) console.log(describeCalibration(calibration));
+  for (const line of describeRelevanceGoals(summary.report)) console.log(line);
 
   if (values["update-baseline"]) {
     await writeFile(values.baseline, `${JSON.stringify(baselineFrom(summary.report), null, 2)}\n`);

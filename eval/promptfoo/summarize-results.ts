@@ -13,7 +13,7 @@ export interface PromptfooOutput {
       namedScores: Record<string, number>;
       testCase: { description?: string; metadata?: Record<string, unknown> };
       vars?: Record<string, unknown>;
-      response?: { metadata?: { corpusFingerprint?: string; variant?: string } } | null;
+      response?: { metadata?: { corpusFingerprint?: string; variant?: string; calibration?: unknown } } | null;
       gradingResult?: { componentResults?: { pass: boolean; reason: string; assertion?: { value?: unknown } }[] } | null;
     }[];
   };
@@ -23,7 +23,13 @@ export interface PromptfooOutput {
 const PROMPTFOO_ERROR = 2;
 
 /** Metrics whose per-variant means are gated against the baseline. */
-export const GATED_METRICS = ["nDCG@10", "MRR@10", "hit@5", "recall@5", "no_answer_low"] as const;
+export const GATED_METRICS = ["nDCG@10", "MRR@10", "hit@5", "recall@5", "no_answer_low", "holdout:right_first_rated", "holdout:no_answer_rated"] as const;
+
+/**
+ * Goals of the relevance judgement on the golden set's held-out half (README "Relevance"): shares
+ * printed beside the measured ones. The gate itself is the baseline: a change may not lower them.
+ */
+export const RELEVANCE_GOALS: Readonly<Record<string, number>> = { "holdout:right_first_rated": 0.9, "holdout:no_answer_rated": 0.85 };
 
 /** Assertions that check the tool's contract: every case must pass them. */
 export const CONTRACT_FILES = ["retrieval-layer.ts", "domain-filter.ts", "fallback-reason.ts", "trace-line.ts"];
@@ -52,11 +58,13 @@ export function summarizePromptfooResults(output: PromptfooOutput, config: Recor
   const contractFailures: string[] = [];
   const errors: string[] = [];
   let fingerprint = "unknown";
+  let calibration: unknown = null;
   for (const result of output.results.results) {
     const variant = variantOf(result);
     const caseId = result.testCase.description ?? String(result.vars?.query ?? "");
     queries[caseId] = String(result.vars?.query ?? caseId);
     fingerprint = result.response?.metadata?.corpusFingerprint ?? fingerprint;
+    calibration = result.response?.metadata?.calibration ?? calibration;
     if (result.failureReason === PROMPTFOO_ERROR) errors.push(`${variant} | ${caseId}: ${result.error}`);
     const metrics = sums.get(variant) ?? new Map();
     sums.set(variant, metrics);
@@ -88,11 +96,23 @@ export function summarizePromptfooResults(output: PromptfooOutput, config: Recor
     kind: "promptfoo",
     createdAt: new Date().toISOString(),
     corpusFingerprint: fingerprint,
-    metrics: [...GATED_METRICS, "domain_hint_match"],
+    metrics: [...GATED_METRICS, "tune:right_first_rated", "tune:no_answer_rated", "domain_hint_match"],
     primaryMetric: "nDCG@10",
     variants,
     queries,
-    config,
+    config: { ...config, calibration },
   };
   return { report, contractFailures, errors, cases: output.results.results.length };
+}
+
+/** One line per relevance goal of the default variant: measured share, goal, met or not. */
+export function describeRelevanceGoals(report: EvalReport): string[] {
+  const fused = report.variants.find((variant) => variant.name === "L0+L1");
+  if (!fused) return [];
+  return Object.entries(RELEVANCE_GOALS).map(([metric, goal]) => {
+    const value = fused.mean[metric];
+    const shown = value === undefined ? "not measured" : value.toFixed(3);
+    const met = value !== undefined && value >= goal ? "met" : "NOT met";
+    return `relevance, L0+L1, ${metric}: ${shown} (goal >= ${goal}: ${met})`;
+  });
 }

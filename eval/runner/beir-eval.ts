@@ -1,3 +1,4 @@
+import type { CorpusCalibration } from "../../src/calibration/calibration.js";
 import { createRetrievalGraph } from "../../src/graph/retrieval-graph.js";
 import type { BuildProgress } from "../../src/knowledge-base/build-options.js";
 import { KnowledgeBase } from "../../src/knowledge-base/knowledge-base.js";
@@ -17,7 +18,7 @@ export interface BeirEvalOptions {
   variants?: VariantName[];
   /** Sources kept per query (the run depth). @default 100 */
   depth?: number;
-  /** Weight of L0 in the fused score. @default 0.8 (the tool's default) */
+  /** Weight of L0 in the fused score. @default the index's calibrated weight (the tool's default) */
   l0Weight?: number;
   onProgress?: (event: BuildProgress | { phase: "query"; variant: VariantName; done: number; total: number }) => void;
 }
@@ -43,6 +44,8 @@ export interface BeirEvalResult {
   /** Query id → text. */
   queryTexts: Record<string, string>;
   fingerprint: string;
+  /** The index-time calibration the tool used (fusion weight unless `l0Weight` is given, relevance thresholds). */
+  calibration: CorpusCalibration;
   indexSeconds: number;
   config: Record<string, unknown>;
   variants: VariantResult[];
@@ -85,8 +88,9 @@ export async function runBeirEval(options: BeirEvalOptions): Promise<BeirEvalRes
     queries: dataset.queries.length,
     queryTexts: Object.fromEntries(dataset.queries.map((query) => [query.id, query.text])),
     fingerprint: kb.fingerprint,
+    calibration: kb.calibration,
     indexSeconds,
-    config: { depth, l0Weight: options.l0Weight ?? null, settings: kb.settings },
+    config: { depth, l0Weight: options.l0Weight ?? null, settings: kb.settings, calibration: kb.calibration },
     variants: results,
   };
 }

@@ -4,6 +4,7 @@ import { beirReport, writeBeirOutputs } from "../../eval/runner/beir-outputs.js"
 import { runBeirEval } from "../../eval/runner/beir-eval.js";
 import { formatMetricsTable } from "../../eval/report/text-table.js";
 import { parseVariants, VARIANT_NAMES } from "../../eval/variants.js";
+import { describeCalibration } from "../calibration/calibration.js";
 import { LookupKnowledgeError } from "../errors.js";
 import { createProgressBar } from "./progress.js";
 
@@ -38,8 +39,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const report = beirReport(result);
   const outDir = values.out ?? join("eval", "results", `beir-${basename(values.dataset)}-${result.split}`);
   const files = await writeBeirOutputs(result, report, outDir, depth);
-  const summary = { dataset: result.dataset, split: result.split, corpusFingerprint: result.fingerprint, variants: report.variants.map(({ name, label, mean, extra }) => ({ name, label, ...mean, ...extra })) };
+  const summary = { dataset: result.dataset, split: result.split, corpusFingerprint: result.fingerprint, calibration: result.config.calibration, variants: report.variants.map(({ name, label, mean, extra }) => ({ name, label, ...mean, ...extra })) };
   process.stdout.write(`${formatMetricsTable(report)}\n\n${JSON.stringify(summary, null, 2)}\n`);
   process.stderr.write(`${result.documents} documents indexed in ${result.indexSeconds.toFixed(1)} s; ${result.queries} queries per variant. Wrote ${files.join(", ")}\n`);
+  process.stderr.write(`${describeCalibration(result.calibration)}\n`);
   return 0;
 }

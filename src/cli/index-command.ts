@@ -1,3 +1,4 @@
+import { describeCalibration } from "../calibration/calibration.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -17,6 +18,7 @@ export async function buildAndSave(corpusDir: string, outDir: string, log: (line
   bar.done();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   log(`Indexed ${kb.chunks.length} chunks from ${corpusDir} (${kb.domains.length} domains, ${kb.skipped.length} files skipped) into ${outDir} in ${seconds} s; fingerprint ${kb.fingerprint}.`);
+  log(describeCalibration(kb.calibration));
   return kb;
 }
 
@@ -64,6 +66,7 @@ export async function updateAndSave(corpusDir: string, outDir: string, log: (lin
   bar.done();
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   log(`Updated ${outDir} from ${corpusDir} in ${seconds} s: ${describeChanges(changes)}; ${knowledgeBase.chunks.length} chunks, fingerprint ${knowledgeBase.fingerprint}.`);
+  log(`${describeCalibration(knowledgeBase.calibration)} (kept from the last full build; \`index --full\` measures again)`);
   return knowledgeBase;
 }
 

@@ -69,8 +69,15 @@ export function mergeEvidence(blocks: readonly LayeredEvidence[], options: { l0W
   return fused.slice(0, options.limit);
 }
 
-/** The public shape of a block: internal scoring fields dropped, score rounded. */
+const round4 = (value: number) => Math.round(value * 1e4) / 1e4;
+
+/** The public shape of a block: layer scores dropped, score, coverage and similarity rounded. */
 export function toEvidenceBlock(block: LayeredEvidence): EvidenceBlock {
-  const { layerScores: _layerScores, coverage: _coverage, similarity: _similarity, score, ...rest } = block;
-  return { ...rest, ...(score !== undefined ? { score: Math.round(score * 1e4) / 1e4 } : {}) };
+  const { layerScores: _layerScores, coverage, similarity, score, ...rest } = block;
+  return {
+    ...rest,
+    ...(score !== undefined ? { score: round4(score) } : {}),
+    ...(coverage !== undefined ? { termCoverage: round4(coverage) } : {}),
+    ...(similarity !== undefined ? { similarity: round4(similarity) } : {}),
+  };
 }

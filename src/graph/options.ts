@@ -13,6 +13,12 @@ export interface RetrievalSource {
   readonly fingerprint: string;
   /** Domains present in the base, named to the model when it asks for an unknown one. */
   readonly domains?: readonly string[];
+  /**
+   * Fusion weight and relevance thresholds calibrated for this base at index time
+   * (`KnowledgeBase.calibration`): the defaults of `fusion.l0Weight` and `relevance`.
+   * @default the built-in defaults
+   */
+  readonly calibration?: { readonly l0Weight: number; readonly relevance: Readonly<RelevanceThresholds> };
 }
 
 /** Options of `createRetrievalGraph` and `createLookupKnowledgeTool`. */
@@ -62,14 +68,14 @@ export interface RetrievalOptions {
     timeoutMs?: number;
   };
   /**
-   * Thresholds of the relevance assessment; the defaults fit the statistical embedder's
-   * similarity scale, so tune `semanticSupport` and `strongSimilarity` for other embeddings.
-   * @default RELEVANCE_THRESHOLDS
+   * Thresholds of the relevance assessment, each overriding the knowledge base's calibrated value
+   * (`KnowledgeBase.calibration.relevance`, measured at index time for its corpus and embedder).
+   * @default the knowledge base's calibration, else RELEVANCE_THRESHOLDS
    */
   relevance?: Partial<RelevanceThresholds>;
   /** How the two layers' scores are fused. */
   fusion?: {
-    /** Weight of L0's normalised BM25 score; L1's similarity gets `1 - l0Weight`. @default 0.8 */
+    /** Weight of L0's normalised BM25 score; L1's similarity gets `1 - l0Weight`. @default the knowledge base's calibrated weight, else 0.8 */
     l0Weight?: number;
   };
   /**

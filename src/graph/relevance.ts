@@ -1,40 +1,56 @@
 import type { L1Status, RelevanceAssessment } from "../types.js";
 import type { LayeredEvidence } from "./state.js";
 
-/** Thresholds of the relevance assessment (see {@link RELEVANCE_THRESHOLDS}). */
+/**
+ * Thresholds of the relevance judgement. A knowledge base calibrates them for its corpus and
+ * embedder at index time (`KnowledgeBase.calibration`); these are the fallbacks.
+ */
 export interface RelevanceThresholds {
-  /** Coverage at or above which the block matches the query's distinctive terms. @default 0.6 */
+  /** Coverage from which, with dense support, the top block is a `high` match. @default 0.6 */
   strongCoverage: number;
-  /** Coverage below which lexical evidence is too thin to count at all. @default 0.35 */
+  /** Coverage from which the top block plausibly answers (`medium`). @default 0.35 */
   partialCoverage: number;
-  /** Similarity at or above which the dense layer supports the block. @default 0.3 */
+  /** Similarity from which the dense layer supports the top block. @default 0.3 */
   semanticSupport: number;
-  /** Similarity at or above which partial coverage is still a medium match (a paraphrase). @default 0.7 */
+  /**
+   * Similarity from which the top block plausibly answers (`medium`) even with little word
+   * overlap: a paraphrase. With this and `semanticSupport` both at 1, similarities are not used at
+   * all (what an uncalibrated corpus gets: see `CorpusCalibration`).
+   * @default 0.7
+   */
   strongSimilarity: number;
 }
 
 /**
- * Default thresholds. Coverage is the IDF-weighted share of the query's terms found in the top
- * block (a rare term the block lacks costs most); similarity is L1's cosine, on the scale of
- * the default statistical embedder (other embeddings have other scales: set `relevance` in the
- * options). Chosen on the golden set's answerable and no-answer questions.
+ * Fallback thresholds, for a knowledge base without a calibration (too small, calibration off, a
+ * hand-made source). Coverage is the IDF-weighted share of the query's terms found in the top
+ * block (a rare term the block lacks costs most); similarity is L1's cosine on the scale of the
+ * statistical embedder.
  */
 export const RELEVANCE_THRESHOLDS: Readonly<RelevanceThresholds> = {
-  /** Coverage at or above which the block matches the query's distinctive terms. */
+  /** Coverage from which, with dense support, the top block is a `high` match. */
   strongCoverage: 0.6,
-  /** Coverage below which lexical evidence is too thin to count at all. */
+  /** Coverage from which the top block plausibly answers (`medium`). */
   partialCoverage: 0.35,
-  /** Similarity at or above which the dense layer supports the block. */
+  /** Similarity from which the dense layer supports the top block. */
   semanticSupport: 0.3,
-  /** Similarity at or above which partial coverage is still a medium match (a paraphrase). */
+  /** Similarity from which the top block plausibly answers (`medium`) with little word overlap. */
   strongSimilarity: 0.7,
 };
 
 /**
- * Judges how well the top evidence answers the query: `high` when it covers the query's
- * distinctive terms and the dense layer agrees, `medium` for strong terms alone or a close
- * paraphrase, `low` otherwise. Semantic support is claimed only when L1 answered and found the
- * top block itself with enough similarity.
+ * Judges how well the top block answers the query. The levels promise (measured on the golden
+ * set's held-out half, see README "Relevance"):
+ * - `high`: the block holds the query's distinctive terms (coverage ≥ `strongCoverage`) and the
+ *   dense layer found it close (similarity ≥ `semanticSupport`): use it, citing the source.
+ * - `medium`: the block plausibly answers: it holds a good share of the query's terms (coverage
+ *   ≥ `partialCoverage`) or is as close as a right answer usually is (similarity ≥
+ *   `strongSimilarity`). Check it against the question before relying on it.
+ * - `low`: something matched, but no more than what unrelated blocks of this corpus reach: the
+ *   blocks may answer in other words, or the corpus may not cover the question. Check them; if
+ *   they do not answer, say the knowledge base does not cover it.
+ * - `none`: nothing matched.
+ * Similarity counts only when L1 answered and returned the top block itself.
  */
 export function assessRelevance(
   evidence: readonly LayeredEvidence[],
@@ -45,20 +61,27 @@ export function assessRelevance(
   if (!top) return { level: "none", semanticSupport: false, reason: "No evidence matched the query." };
   const t = thresholds;
   const coverage = top.coverage ?? 0;
-  const similarity = top.similarity;
-  const semanticSupport = l1Status === "ok" && similarity !== undefined && similarity >= t.semanticSupport;
-  const terms = `${Math.round(coverage * 100)}% of the query's term weight`;
-  const sim = similarity !== undefined ? `, similarity ${similarity.toFixed(2)}` : "";
+  const similarityUsed = t.strongSimilarity < 1 || t.semanticSupport < 1;
+  const similarity = l1Status === "ok" && similarityUsed ? top.similarity : undefined;
+  const semanticSupport = similarity !== undefined && similarity >= t.semanticSupport;
+  const terms = `the top block has ${Math.round(coverage * 100)}% of the query's term weight`;
+  const sim =
+    similarity !== undefined
+      ? `, similarity ${similarity.toFixed(2)}`
+      : !similarityUsed
+        ? ", similarity not used (not calibrated for this corpus)"
+        : l1Status === "ok"
+          ? ", not among the dense layer's nearest"
+          : `, dense layer ${l1Status ?? "not run"}`;
 
   if (coverage >= t.strongCoverage && semanticSupport) {
-    return { level: "high", semanticSupport, reason: `The top block has ${terms}${sim}, and the dense layer supports it.` };
+    return { level: "high", semanticSupport, reason: `Strong match: ${terms}${sim}.` };
   }
-  if (coverage >= t.strongCoverage) {
-    const why = l1Status === "ok" ? "the dense layer does not support it" : `the dense layer did not answer (${l1Status ?? "not run"})`;
-    return { level: "medium", semanticSupport, reason: `Keyword match with ${terms}${sim}; ${why}.` };
+  if (coverage >= t.partialCoverage) {
+    return { level: "medium", semanticSupport, reason: `Plausible match: ${terms}${sim}; check it against the question.` };
   }
-  if (coverage >= t.partialCoverage && similarity !== undefined && similarity >= t.strongSimilarity && l1Status === "ok") {
-    return { level: "medium", semanticSupport, reason: `Close paraphrase: ${terms}${sim}.` };
+  if (similarity !== undefined && similarity >= t.strongSimilarity) {
+    return { level: "medium", semanticSupport, reason: `Plausible paraphrase: ${terms}${sim}; check it against the question.` };
   }
-  return { level: "low", semanticSupport, reason: `Weak match: ${terms}${sim}; the knowledge base may not cover this question.` };
+  return { level: "low", semanticSupport, reason: `Uncertain match: ${terms}${sim}, no more than unrelated blocks of this corpus reach.` };
 }

@@ -60,18 +60,33 @@ export function checkRetrievalSource(source: unknown): RetrievalSource {
  * Applies the documented defaults to the options and checks every value (pure).
  * @throws LookupKnowledgeError `INVALID_OPTION` naming the first bad option and its range.
  */
-export function resolveRetrievalOptions(options: Omit<RetrievalOptions, "knowledgeBase">): RetrievalSettings {
+export function resolveRetrievalOptions(options: Omit<RetrievalOptions, "knowledgeBase">, source?: RetrievalSource): RetrievalSettings {
   if (typeof options !== "object" || options === null) throw new LookupKnowledgeError("INVALID_OPTION", "the retrieval options must be an object with at least knowledgeBase.");
   try {
-    return resolveReadable(options);
+    return resolveReadable(options, calibratedDefaults(source?.calibration));
   } catch (error) {
     if (error instanceof LookupKnowledgeError) throw error;
     throw new LookupKnowledgeError("INVALID_OPTION", `the retrieval options cannot be read (${errorMessage(error)}).`, { cause: error });
   }
 }
 
-function resolveReadable(options: Omit<RetrievalOptions, "knowledgeBase">): RetrievalSettings {
+/**
+ * The defaults a knowledge base's calibration sets: its fusion weight and relevance thresholds
+ * when they are numbers in range, else the built-in ones (a hand-made source has none).
+ */
+export function calibratedDefaults(calibration: RetrievalSource["calibration"]): Pick<RetrievalSettings, "fusion" | "relevance"> {
   const d = RETRIEVAL_DEFAULTS;
+  const inRange = (value: unknown, min: number, max: number): value is number => typeof value === "number" && value >= min && value <= max;
+  const relevance = { ...d.relevance };
+  for (const key of Object.keys(relevance) as (keyof RelevanceThresholds)[]) {
+    const value = calibration?.relevance?.[key];
+    if (inRange(value, -1, 1)) relevance[key] = value;
+  }
+  return { fusion: { l0Weight: inRange(calibration?.l0Weight, 0, 1) ? calibration.l0Weight : d.fusion.l0Weight }, relevance };
+}
+
+function resolveReadable(options: Omit<RetrievalOptions, "knowledgeBase">, calibrated: Pick<RetrievalSettings, "fusion" | "relevance">): RetrievalSettings {
+  const d = { ...RETRIEVAL_DEFAULTS, ...calibrated };
   const relevance = options.relevance ?? {};
   const thresholds = Object.fromEntries(
     (Object.keys(d.relevance) as (keyof RelevanceThresholds)[]).map((key) => [key, number(`relevance.${key}`, relevance[key], d.relevance[key], -1, 1)]),

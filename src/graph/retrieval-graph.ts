@@ -80,7 +80,7 @@ export interface RetrievalGraphExtras {
  * const { result } = await graph.invoke({ query: "How do I roll back a release?" });
  */
 export function createRetrievalGraph(options: RetrievalOptions) {
-  const settings = resolveRetrievalOptions(options);
+  const settings = resolveRetrievalOptions(options, (options as Partial<RetrievalOptions> | null | undefined)?.knowledgeBase);
   const kb = checkRetrievalSource(options.knowledgeBase);
   const trace = resolveTraceSink(options);
   const extras: RetrievalGraphExtras = { close: () => closeOwnedTraceSink(trace) };

@@ -3,6 +3,7 @@ import type { CorpusOptions } from "../corpus/corpus-options.js";
 import type { Bm25Options } from "../l0/bm25.js";
 import type { LsaEmbeddingsOptions } from "../l1/embeddings/index.js";
 import type { VectorIndexOptions } from "../l1/vector-index.js";
+import type { CalibrationOptions } from "../calibration/calibrate-index.js";
 
 /** A step of index building, for progress bars. */
 export interface BuildProgress {
@@ -28,6 +29,13 @@ export interface KnowledgeBaseOptions {
    * @default { m: 16, efConstruction: 200, efSearch: 100, randomSeed: 100 }
    */
   hnsw?: VectorIndexOptions;
+  /**
+   * Index-time calibration of the fusion weight and relevance thresholds from pseudo-queries
+   * drawn from the corpus (see README, "Calibration"); the result is in `kb.calibration` and the
+   * manifest. `{ pseudoQueries: 0 }` turns it off.
+   * @default { pseudoQueries: 200, seed: 42 }
+   */
+  calibration?: CalibrationOptions;
   /** Texts per `embedDocuments` call, an integer from 1. @default 64 */
   embedBatchSize?: number;
   /**

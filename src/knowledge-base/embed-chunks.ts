@@ -94,7 +94,7 @@ function pending(vectorIndex: Promise<VectorIndex | null>): Promise<VectorIndex 
   return vectorIndex;
 }
 
-async function startLsaBuild(chunks: readonly Chunk[], texts: readonly string[], options: KnowledgeBaseOptions, given: TermBags | undefined): Promise<StartedDenseBuild> {
+async function startLsaBuild(chunks: readonly Chunk[], texts: readonly string[], options: KnowledgeBaseOptions, given: TermBags | undefined, fitBags: TermBags | undefined): Promise<StartedDenseBuild> {
   const progress = options.onProgress ?? (() => {});
   if (given !== undefined && given.bags.length !== chunks.length) {
     throw new LookupKnowledgeError("INVALID_OPTION", `embedChunks got ${given.bags.length} term bags for ${chunks.length} chunks; pass termBagsOf(texts) of the same chunks.`);
@@ -102,7 +102,7 @@ async function startLsaBuild(chunks: readonly Chunk[], texts: readonly string[],
   // One tokenization serves the fit and the embedding.
   const bags = given ?? termBagsOf(texts);
   progress({ phase: "fit", done: 0, total: 1 });
-  const embeddings = LsaEmbeddings.fitBags(bags, options.lsa);
+  const embeddings = LsaEmbeddings.fitBags(fitBags ?? bags, options.lsa);
   progress({ phase: "fit", done: 1, total: 1 });
   const embedder = describeEmbedder(embeddings, null);
   if (chunks.length === 0) return { embeddings, embedder, vectorIndex: Promise.resolve(null) };
@@ -216,9 +216,9 @@ async function startCustomBuild(chunks: readonly Chunk[], texts: readonly string
  * here. Custom embeddings get the texts through `embedDocuments` in checked batches.
  * @throws LookupKnowledgeError naming the batch when the embeddings fail, hang or return garbage; nothing is built then.
  */
-export async function startDenseBuild(chunks: readonly Chunk[], texts: readonly string[], options: KnowledgeBaseOptions, bags?: TermBags): Promise<StartedDenseBuild> {
+export async function startDenseBuild(chunks: readonly Chunk[], texts: readonly string[], options: KnowledgeBaseOptions, bags?: TermBags, fitBags?: TermBags): Promise<StartedDenseBuild> {
   if (options.embeddings === null) return { embeddings: null, embedder: describeEmbedder(null, null), vectorIndex: Promise.resolve(null) };
-  if (options.embeddings === undefined) return startLsaBuild(chunks, texts, options, bags);
+  if (options.embeddings === undefined) return startLsaBuild(chunks, texts, options, bags, fitBags);
   return startCustomBuild(chunks, texts, options, options.embeddings);
 }
 
@@ -227,7 +227,7 @@ export async function startDenseBuild(chunks: readonly Chunk[], texts: readonly 
  * description of them.
  * @throws LookupKnowledgeError naming the batch when the embeddings fail, hang or return garbage; the graph build's failure. Nothing is built then.
  */
-export async function embedChunks(chunks: readonly Chunk[], texts: readonly string[], options: KnowledgeBaseOptions, bags?: TermBags): Promise<DenseParts> {
-  const started = await startDenseBuild(chunks, texts, options, bags);
+export async function embedChunks(chunks: readonly Chunk[], texts: readonly string[], options: KnowledgeBaseOptions, bags?: TermBags, fitBags?: TermBags): Promise<DenseParts> {
+  const started = await startDenseBuild(chunks, texts, options, bags, fitBags);
   return { embeddings: started.embeddings, vectorIndex: await started.vectorIndex, embedder: started.embedder };
 }

@@ -5,6 +5,7 @@ import type { HintIndex } from "../l0/hint-index.js";
 import type { VectorIndex } from "../l1/vector-index.js";
 import type { Chunk, SkippedFile } from "../types.js";
 import type { IndexHistory, IndexSettings } from "./manifest.js";
+import type { CorpusCalibration } from "../calibration/calibration.js";
 
 /** Everything a knowledge base is made of: what a save writes and a load restores. */
 export interface IndexParts {
@@ -19,6 +20,8 @@ export interface IndexParts {
   vectorIndex: VectorIndex | null;
   settings: IndexSettings;
   history: IndexHistory;
+  /** Fusion weight and relevance thresholds calibrated by the last full build; kept by updates. */
+  calibration: CorpusCalibration;
   /** {@link fingerprintOf} the chunks and settings: computed by a build or update, read from the manifest by a load. */
   fingerprint: string;
 }

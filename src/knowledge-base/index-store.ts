@@ -63,6 +63,7 @@ export async function saveIndexParts(dir: string, parts: IndexParts, info: { fin
       skipped: parts.skipped,
       settings: parts.settings,
       history: parts.history,
+      calibration: parts.calibration,
       checksums,
     }),
     options,

@@ -5,6 +5,7 @@ type Field = [path: string, valid: (value: unknown) => boolean, expected: string
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const isString = (value: unknown) => typeof value === "string";
 const isNumber = (value: unknown) => typeof value === "number" && Number.isFinite(value);
+const isUnitRange = (value: unknown) => isNumber(value) && (value as number) >= -1 && (value as number) <= 1;
 const isCount = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
 const isStringList = (value: unknown) => Array.isArray(value) && value.every(isString);
 const isSkipList = (value: unknown) => Array.isArray(value) && value.every((entry) => isRecord(entry) && isString(entry.file) && isString(entry.reason));
@@ -39,6 +40,17 @@ const FIELDS: readonly Field[] = [
   ["history.lsa", (value) => value === undefined || value === null || LSA_STATES.includes(value), `null, ${LSA_STATES.join(", ")}`],
   ["history.changedSinceFit", (value) => value === undefined || isCount(value), "a count"],
   ["history.lsaReason", (value) => value === undefined || isString(value), "a string"],
+  ["calibration", isRecord, "an object"],
+  ["calibration.source", (value) => value === "measured" || value === "defaults", "measured or defaults"],
+  ["calibration.note", (value) => value === null || isString(value), "null or a string"],
+  ["calibration.pseudoQueries", isCount, "a count"],
+  ["calibration.l0Weight", (value) => isNumber(value) && (value as number) >= 0 && (value as number) <= 1, "a number from 0 to 1"],
+  ["calibration.relevance", isRecord, "an object"],
+  ["calibration.relevance.strongCoverage", isUnitRange, "a number from -1 to 1"],
+  ["calibration.relevance.partialCoverage", isUnitRange, "a number from -1 to 1"],
+  ["calibration.relevance.semanticSupport", isUnitRange, "a number from -1 to 1"],
+  ["calibration.relevance.strongSimilarity", isUnitRange, "a number from -1 to 1"],
+  ["calibration.measured", (value) => value === null || isRecord(value), "null or an object"],
   ["checksums", isRecord, "an object of file names and SHA-256 digests"],
 ];
 

@@ -1,3 +1,4 @@
+import type { CorpusCalibration } from "../calibration/calibration.js";
 import { createHash } from "node:crypto";
 import type { Chunk, DocumentMeta, SkippedFile } from "../types.js";
 import { contentDigest } from "./content-digest.js";
@@ -10,7 +11,7 @@ import { contentDigest } from "./content-digest.js";
  * version 4 writes each string of the chunk list once and lets a load decode BM25 postings term by
  * term when they are first needed.
  */
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
 
 /** How L1 embeds text: the built-in statistical embedder, a caller's embeddings, or no L1. */
 export interface EmbedderInfo {
@@ -57,6 +58,8 @@ export interface IndexManifest {
   settings: IndexSettings;
   /** How the index came to be; absent in indexes saved before updates existed. */
   history?: IndexHistory;
+  /** What index-time calibration found (see `CorpusCalibration`). */
+  calibration: CorpusCalibration;
   /** SHA-256 of every data file, checked before anything is parsed. */
   checksums: Record<string, string>;
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_PSEUDO_QUERIES } from "../calibration/calibrate-index.js";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { resolveBm25Options, type Bm25Options } from "../l0/bm25-options.js";
 import { resolveVectorIndexOptions, type VectorIndexOptions } from "../l1/vector-index.js";
@@ -11,6 +12,7 @@ export interface BuildSettings {
   hnsw: Required<VectorIndexOptions>;
   embedBatchSize: number;
   embedTimeoutMs: number;
+  calibration: { pseudoQueries: number; seed: number };
 }
 
 function isEmbeddings(value: unknown): boolean {
@@ -38,7 +40,7 @@ export function resolveBuildOptions(options: KnowledgeBaseOptions): BuildSetting
   }
 }
 
-const OBJECT_OPTIONS = ["corpus", "lsa", "bm25", "hnsw"] as const;
+const OBJECT_OPTIONS = ["corpus", "lsa", "bm25", "hnsw", "calibration"] as const;
 const FUNCTION_OPTIONS = ["onWarning", "onProgress"] as const;
 
 function resolveReadable(options: KnowledgeBaseOptions): BuildSettings {
@@ -61,7 +63,12 @@ function resolveReadable(options: KnowledgeBaseOptions): BuildSettings {
   if (typeof embedTimeoutMs !== "number" || Number.isNaN(embedTimeoutMs) || embedTimeoutMs < 0) {
     throw new LookupKnowledgeError("INVALID_OPTION", `option embedTimeoutMs must be a number of milliseconds from 0 (0 waits forever), got ${String(embedTimeoutMs)}.`);
   }
-  return { bm25: resolveBm25Options(options.bm25 ?? {}), hnsw: resolveVectorIndexOptions(options.hnsw), embedBatchSize, embedTimeoutMs };
+  const { pseudoQueries = DEFAULT_PSEUDO_QUERIES, seed = 42 } = options.calibration ?? {};
+  if (!Number.isInteger(pseudoQueries) || pseudoQueries < 0 || pseudoQueries > 10_000) {
+    throw new LookupKnowledgeError("INVALID_OPTION", `option calibration.pseudoQueries must be an integer from 0 (off) to 10000, got ${String(pseudoQueries)}.`);
+  }
+  if (!Number.isInteger(seed)) throw new LookupKnowledgeError("INVALID_OPTION", `option calibration.seed must be an integer, got ${String(seed)}.`);
+  return { bm25: resolveBm25Options(options.bm25 ?? {}), hnsw: resolveVectorIndexOptions(options.hnsw), embedBatchSize, embedTimeoutMs, calibration: { pseudoQueries, seed } };
 }
 
 const isStringList = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === "string");

@@ -40,6 +40,8 @@ export class Bm25Stats {
   readonly #source: Uint8Array | null;
   readonly #termIds: ReadonlyMap<string, number>;
   readonly #k1: number;
+  readonly #b: number;
+  readonly #avgdl: number;
   /** `k1 * (1 - b + b * dl / avgdl)` per document. */
   readonly #lengthNorm: Float64Array;
   /** Per term, the largest `tf / (tf + lengthNorm)` of its postings: the bound pruning needs. */
@@ -54,6 +56,7 @@ export class Bm25Stats {
     this.#blocks = file === undefined ? null : new PostingBlocks(file);
     this.#source = file?.canonical === true ? file.bytes : null;
     this.#k1 = k1;
+    this.#b = b;
     const termIds = new Map<string, number>();
     // A loop, not `new Map(terms.map(...))`: three times faster, a good part of a load.
     for (let id = 0; id < terms.length; id++) termIds.set(terms[id], id);
@@ -63,6 +66,7 @@ export class Bm25Stats {
     let totalLength = 0;
     for (let d = 0; d < n; d++) totalLength += docLengths[d];
     const avgdl = n === 0 ? 0 : totalLength / n;
+    this.#avgdl = avgdl;
     this.#lengthNorm = new Float64Array(n);
     for (let d = 0; d < n; d++) {
       // With no tokens anywhere there are no postings to score; any finite norm will do.
@@ -169,6 +173,23 @@ export class Bm25Stats {
       acc[d] = 0;
     }
     return result;
+  }
+
+  /**
+   * The BM25 score `queryTerms` would give a document made of `docTerms`, by this corpus's
+   * statistics (IDF, average length): how a chunk would rank with part of its text held out,
+   * which index-time calibration asks of every pseudo-query's own chunk.
+   */
+  scoreTerms(queryTerms: readonly string[], docTerms: readonly string[]): number {
+    const tf = new Map<string, number>();
+    for (const term of docTerms) tf.set(term, (tf.get(term) ?? 0) + 1);
+    const lengthNorm = this.#k1 * (1 - this.#b + this.#b * (this.#avgdl > 0 ? docTerms.length / this.#avgdl : 1));
+    let score = 0;
+    for (const [id, weight] of this.#queryWeights(queryTerms)) {
+      const f = tf.get(this.#postings.terms[id]) ?? 0;
+      if (f > 0) score += (weight * f) / (f + lengthNorm);
+    }
+    return score;
   }
 
   /**

@@ -50,7 +50,7 @@ async function traceFailure(sink: TraceSink | null, record: object): Promise<voi
  * await lookup.close();
  */
 export function createLookupKnowledgeTool(options: LookupKnowledgeToolOptions) {
-  const settings = resolveRetrievalOptions(options);
+  const settings = resolveRetrievalOptions(options, (options as Partial<RetrievalOptions> | null | undefined)?.knowledgeBase);
   const kb = checkRetrievalSource(options.knowledgeBase);
   // One sink for the graph's trace lines and the tool's error lines.
   const trace = resolveTraceSink(options);

@@ -125,13 +125,28 @@ describe("summarizePromptfooResults", () => {
   });
 
   it("records the corpus fingerprint, the gated metrics and the configuration in the report", () => {
+    expect(GATED_METRICS).toEqual(["nDCG@10", "MRR@10", "hit@5", "recall@5", "no_answer_low", "holdout:right_first_rated", "holdout:no_answer_rated"]);
     expect(summary.report).toMatchObject({
       kind: "promptfoo",
       corpusFingerprint: "fp-abc",
       primaryMetric: "nDCG@10",
-      metrics: [...GATED_METRICS, "domain_hint_match"],
-      config: { promptfooConfig: "promptfooconfig.yaml" },
+      metrics: [...GATED_METRICS, "tune:right_first_rated", "tune:no_answer_rated", "domain_hint_match"],
     });
+    // No response carried a calibration: the report says so with null rather than leaving it out.
+    expect(summary.report.config).toEqual({ promptfooConfig: "promptfooconfig.yaml", calibration: null });
+  });
+
+  it("records the calibration a response's metadata carried in the report's configuration", () => {
+    const calibration = { source: "measured", pseudoQueries: 200, l0Weight: 0.65 };
+    const output: PromptfooOutput = {
+      results: {
+        results: [
+          row({ provider: { id: "p", label: "L0+L1" }, testCase: { description: "q" }, namedScores: {}, response: { metadata: { variant: "L0+L1", calibration } } }),
+          row({ provider: { id: "p", label: "L0+L1" }, testCase: { description: "r" }, namedScores: {}, response: null }),
+        ],
+      },
+    };
+    expect(summarizePromptfooResults(output, { promptfooConfig: "promptfooconfig.yaml" }).report.config).toEqual({ promptfooConfig: "promptfooconfig.yaml", calibration });
   });
 
   it("reports the fingerprint as unknown when no response carried one", () => {

@@ -136,9 +136,25 @@ describe("mergeEvidence", () => {
 });
 
 describe("toEvidenceBlock", () => {
-  it("drops the internal scoring fields and rounds the score to four decimals", () => {
-    const block = toEvidenceBlock({ ...layered("a", { L0: 1, L1: 0.5 }, { coverage: 1, similarity: 0.5 }), score: 0.123456 });
+  it("drops the layer scores and publishes the score, term coverage and similarity rounded to four decimals", () => {
+    const block = toEvidenceBlock({ ...layered("a", { L0: 1, L1: 0.5 }, { coverage: 0.666666, similarity: 0.512345 }), score: 0.123456 });
 
-    expect(block).toEqual({ source: "a", retrievalLayer: "L0+L1", content: "text of a", hitReasons: [], score: 0.1235 });
+    expect(block).toEqual({
+      source: "a",
+      retrievalLayer: "L0+L1",
+      content: "text of a",
+      hitReasons: [],
+      score: 0.1235,
+      termCoverage: 0.6667,
+      similarity: 0.5123,
+    });
+  });
+
+  it("leaves out the term coverage and similarity it does not know", () => {
+    const block = toEvidenceBlock({ ...layered("a", { L0: 1 }), score: 1 });
+
+    expect(block).toEqual({ source: "a", retrievalLayer: "L0", content: "text of a", hitReasons: [], score: 1 });
+    expect(Object.keys(block)).not.toContain("termCoverage");
+    expect(Object.keys(block)).not.toContain("similarity");
   });
 });

@@ -37,41 +37,63 @@ describe("assessRelevance", () => {
     expect(relevance).toMatchObject({ level: "high", semanticSupport: true });
   });
 
-  it("says medium for a close paraphrase: partial coverage with a strong similarity", () => {
-    const relevance = assessRelevance([top({ coverage: RELEVANCE_THRESHOLDS.partialCoverage, similarity: RELEVANCE_THRESHOLDS.strongSimilarity })], "ok");
+  it("says medium for a close paraphrase: coverage below the partial threshold with a strong similarity", () => {
+    const relevance = assessRelevance(
+      [top({ coverage: RELEVANCE_THRESHOLDS.partialCoverage - 0.05, similarity: RELEVANCE_THRESHOLDS.strongSimilarity })],
+      "ok",
+    );
 
     expect(relevance).toMatchObject({ level: "medium", semanticSupport: true });
-    expect(relevance.reason).toContain("paraphrase");
+    expect(relevance.reason).toMatch(/^Plausible paraphrase: /);
   });
 
-  it("says low for partial coverage when the similarity is only moderate", () => {
-    expect(assessRelevance([top({ coverage: 0.45, similarity: 0.45 })], "ok")).toMatchObject({ level: "low", semanticSupport: true });
+  it("says low for coverage below the partial threshold when the similarity is only moderate", () => {
+    const relevance = assessRelevance([top({ coverage: 0.3, similarity: 0.45 })], "ok");
+
+    expect(relevance).toMatchObject({ level: "low", semanticSupport: true });
+    expect(relevance.reason).toMatch(/^Uncertain match: /);
   });
 
   it("says medium for strong keyword evidence when the dense layer does not support it", () => {
     const relevance = assessRelevance([top({ coverage: 0.9, similarity: 0.1 })], "ok");
 
     expect(relevance).toMatchObject({ level: "medium", semanticSupport: false });
-    expect(relevance.reason).toContain("does not support it");
+    expect(relevance.reason).toBe("Plausible match: the top block has 90% of the query's term weight, similarity 0.10; check it against the question.");
   });
 
   it("says medium at most, naming the L1 status, for strong keyword evidence when L1 did not answer", () => {
     const relevance = assessRelevance([top({ coverage: 1, hitReasons: ["L0:keyword:refund"] })], "empty");
 
     expect(relevance).toMatchObject({ level: "medium", semanticSupport: false });
-    expect(relevance.reason).toContain("(empty)");
+    expect(relevance.reason).toContain("dense layer empty");
   });
 
   it("says low when the top block covers little of the query and nothing supports it", () => {
     expect(assessRelevance([top({ coverage: 0.2 })], "disabled")).toMatchObject({ level: "low", semanticSupport: false });
   });
 
-  it("says low for a semantically similar block that lacks the query's distinctive terms", () => {
-    expect(assessRelevance([top({ coverage: 0.1, similarity: 0.9 })], "ok").level).toBe("low");
+  it("says medium, never high, for a semantically similar block that lacks the query's distinctive terms", () => {
+    const relevance = assessRelevance([top({ coverage: 0.1, similarity: 0.99 })], "ok");
+
+    expect(relevance).toMatchObject({ level: "medium", semanticSupport: true });
+    expect(relevance.reason).toContain("10% of the query's term weight");
   });
 
   it("does not let a hint reason stand in for coverage", () => {
-    expect(assessRelevance([top({ coverage: 0.4, hitReasons: ["L0:alias:PTO"] })], "empty").level).toBe("low");
+    const relevance = assessRelevance([top({ coverage: 0.3, hitReasons: ["L0:alias:PTO"] })], "empty");
+
+    expect(relevance.level).toBe("low");
+    expect(relevance.reason).toContain("30% of the query's term weight");
+  });
+
+  it("ignores the similarity when semanticSupport and strongSimilarity are both 1, and says so", () => {
+    const thresholds = { ...RELEVANCE_THRESHOLDS, semanticSupport: 1, strongSimilarity: 1 };
+    const strong = assessRelevance([top({ coverage: 1, similarity: 1 })], "ok", thresholds);
+    const paraphrase = assessRelevance([top({ coverage: 0.1, similarity: 1 })], "ok", thresholds);
+
+    expect(strong).toMatchObject({ level: "medium", semanticSupport: false });
+    expect(strong.reason).toContain("similarity not used (not calibrated for this corpus)");
+    expect(paraphrase).toMatchObject({ level: "low", semanticSupport: false });
   });
 
   it.each<L1Status | null>(["empty", "error", "disabled", "unavailable", null])(

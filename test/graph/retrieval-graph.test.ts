@@ -222,7 +222,7 @@ describe("createRetrievalGraph: falling back to L0", () => {
 });
 
 describe("createRetrievalGraph: evidence blocks", () => {
-  it("gives every block its source, title, breadcrumb, layer, content, hit reasons and score", async () => {
+  it("gives every block its source, title, breadcrumb, layer, content, hit reasons, score and term coverage", async () => {
     const l0 = l0With([
       makeCandidate(REFUND, 4, { hitReasons: ["L0:keyword:refund"], coverage: 1 }),
       makeCandidate(ACCESS, 2, { hitReasons: ["L0:body:request"], coverage: 0.5 }),
@@ -239,6 +239,7 @@ describe("createRetrievalGraph: evidence blocks", () => {
         content: REFUND.content,
         hitReasons: ["L0:keyword:refund"],
         score: 1,
+        termCoverage: 1,
       },
       {
         source: ACCESS.source,
@@ -248,6 +249,7 @@ describe("createRetrievalGraph: evidence blocks", () => {
         content: ACCESS.content,
         hitReasons: ["L0:body:request"],
         score: 0,
+        termCoverage: 0.5,
       },
     ]);
     expect(result.primary).toEqual(result.evidence[0]);
@@ -264,6 +266,15 @@ describe("createRetrievalGraph: evidence blocks", () => {
     expect(result.primary?.retrievalLayer).toBe("L0+L1");
     expect(result.primary?.hitReasons).toEqual(["L0:keyword:refund", "shared", "L1:similarity:0.90"]);
     expect(result.candidateCount).toBe(1);
+  });
+
+  it("publishes a merged block's term coverage from L0 and its similarity from L1", async () => {
+    const l0 = l0With([makeCandidate(REFUND, 3, { hitReasons: ["L0:keyword:refund"], coverage: 0.75 })]);
+    const l1 = new FakeL1Searcher([makeCandidate(REFUND, 0.912345, { hitReasons: ["L1:similarity:0.91"] })]);
+
+    const result = await lookup({ knowledgeBase: fakeSource({ l0, l1 }) }, { query: "refund" });
+
+    expect(result.primary).toMatchObject({ retrievalLayer: "L0+L1", termCoverage: 0.75, similarity: 0.9123 });
   });
 
   it("keeps two different sources with identical content as two blocks", async () => {

@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { defaultCalibration } from "../../src/calibration/calibration.js";
 import { manifestProblem } from "../../src/knowledge-base/manifest-shape.js";
+import { INDEX_FORMAT_VERSION } from "../../src/knowledge-base/manifest.js";
 
 const DIGEST = "a".repeat(64);
 
 function manifest(): Record<string, unknown> {
   return {
     format: "lookup-knowledge-index",
-    formatVersion: 3,
+    formatVersion: INDEX_FORMAT_VERSION,
     generation: "gen-0123456789abcdef",
     createdAt: "2026-12-01T00:00:00.000Z",
     fingerprint: "sha256:0123456789abcdef",
@@ -20,6 +22,7 @@ function manifest(): Record<string, unknown> {
       hnsw: { m: 16, efConstruction: 200, randomSeed: 100 },
       embedder: { kind: "statistical-lsa", dimensions: 64 },
     },
+    calibration: defaultCalibration("fewer than 30 chunks"),
     checksums: { "chunk-list.json": DIGEST, "contents.bin": DIGEST, "files.json": DIGEST, "bm25.bin": DIGEST, "vectors.hnsw": DIGEST },
   };
 }
@@ -42,6 +45,35 @@ describe("manifestProblem", () => {
     expect(manifestProblem(withField("settings.embedder", { kind: "custom", name: "OpenAIEmbeddings", dimensions: 1536 }))).toBeNull();
   });
 
+  it("accepts a measured calibration with its figures and a null note", () => {
+    const measured = {
+      source: "measured",
+      note: null,
+      pseudoQueries: 200,
+      l0Weight: 0.65,
+      relevance: { strongCoverage: 0.7, partialCoverage: 0.4, semanticSupport: 0.25, strongSimilarity: 0.6 },
+      measured: { mrr: { l0: 0.5, l1: 0.4, fused: 0.6 } },
+    };
+    expect(manifestProblem(withField("calibration", measured))).toBeNull();
+  });
+
+  it("refuses a manifest without a calibration, naming the field", () => {
+    expect(manifestProblem(withField("calibration", undefined))).toBe("manifest.json has no valid calibration (expected an object)");
+  });
+
+  it("refuses a calibration whose l0Weight is 7, naming the field and its range", () => {
+    expect(manifestProblem(withField("calibration.l0Weight", 7))).toBe("manifest.json has no valid calibration.l0Weight (expected a number from 0 to 1)");
+  });
+
+  it.each(["strongCoverage", "partialCoverage", "semanticSupport", "strongSimilarity"])(
+    "refuses a calibrated relevance.%s of 2, naming the field and its range",
+    (key) => {
+      expect(manifestProblem(withField(`calibration.relevance.${key}`, 2))).toBe(
+        `manifest.json has no valid calibration.relevance.${key} (expected a number from -1 to 1)`,
+      );
+    },
+  );
+
   it.each([
     ["generation", undefined],
     ["generation", "../gen-0123456789abcdef"],
@@ -61,6 +93,14 @@ describe("manifestProblem", () => {
     ["settings.embedder.kind", "magic"],
     ["settings.embedder.name", 7],
     ["settings.embedder.dimensions", 0],
+    ["calibration", null],
+    ["calibration.source", "guessed"],
+    ["calibration.note", 3],
+    ["calibration.pseudoQueries", -1],
+    ["calibration.l0Weight", -0.1],
+    ["calibration.relevance", undefined],
+    ["calibration.relevance.partialCoverage", "0.35"],
+    ["calibration.measured", undefined],
     ["checksums", []],
   ])("names the field %s when it is %j", (path, value) => {
     expect(manifestProblem(withField(path, value))).toMatch(new RegExp(`^manifest\\.json has no valid ${path.replaceAll(".", "\\.")} \\(expected `));

@@ -9,7 +9,23 @@ describe("resolveBuildOptions", () => {
       hnsw: { m: 16, efConstruction: 200, efSearch: 100, randomSeed: 100 },
       embedBatchSize: 64,
       embedTimeoutMs: 120_000,
+      calibration: { pseudoQueries: 200, seed: 42 },
     });
+  });
+
+  it("keeps a calibration the caller chose, including 0 pseudo-queries (off) and the 10000 limit", () => {
+    expect(resolveBuildOptions({ calibration: { pseudoQueries: 0 } }).calibration).toEqual({ pseudoQueries: 0, seed: 42 });
+    expect(resolveBuildOptions({ calibration: { pseudoQueries: 10_000, seed: -7 } }).calibration).toEqual({ pseudoQueries: 10_000, seed: -7 });
+  });
+
+  it.each([
+    [{ calibration: { pseudoQueries: -1 } }, /calibration\.pseudoQueries must be an integer from 0 \(off\) to 10000, got -1/],
+    [{ calibration: { pseudoQueries: 1.5 } }, /calibration\.pseudoQueries must be an integer from 0 \(off\) to 10000, got 1\.5/],
+    [{ calibration: { pseudoQueries: 10_001 } }, /calibration\.pseudoQueries must be an integer from 0 \(off\) to 10000, got 10001/],
+    [{ calibration: { seed: 4.2 } }, /calibration\.seed must be an integer, got 4\.2/],
+    [{ calibration: 200 as never }, /option calibration must be an object or left out, got 200/],
+  ])("refuses the calibration option %j with INVALID_OPTION", (options, message) => {
+    expect(() => resolveBuildOptions(options)).toThrow(expect.objectContaining({ name: "LookupKnowledgeError", code: "INVALID_OPTION", message: expect.stringMatching(message) }));
   });
 
   it.each([

@@ -20,10 +20,17 @@ function generator(seed: number) {
   return () => ({ query: query(), domain: domain(), limit: limit() });
 }
 
+/** The advice lines the tool writes for the high, medium and low levels, whole. */
+const ADVICE_LINES = [
+  "The first block matches the question well: answer from it and cite its source.",
+  "The first block plausibly answers: check it against the question, then answer from the blocks that do and cite them.",
+  "Relevance is uncertain: check each block against the question. Answer only from blocks that do answer it, citing them; if none does, say the knowledge base does not cover this.",
+];
+
 /** Lines of a tool text that neither the tool's framing nor the `│ ` quoting accounts for. */
 function strayLines(content: string): string[] {
-  const frame = /^(<<<(END )?EVIDENCE \d+.*\]>>>|source: |title: |section: |layer: |lookup_knowledge: |retrieval layer: |Text between |Relevance is low|Some content was cut|\[content cut: |NO EVIDENCE: |$)/;
-  return content.split(LINE_BREAK).filter((line) => !line.startsWith("│ ") && !frame.test(line));
+  const frame = /^(<<<(END )?EVIDENCE \d+.*\]>>>|source: |title: |section: |layer: |lookup_knowledge: |retrieval layer: |Text between |Some content was cut|\[content cut: |NO EVIDENCE: |$)/;
+  return content.split(LINE_BREAK).filter((line) => !line.startsWith("│ ") && !frame.test(line) && !ADVICE_LINES.includes(line));
 }
 
 describe("fuzzed inputs to the tool and to the subgraph", () => {

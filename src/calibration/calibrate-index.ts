@@ -1,0 +1,100 @@
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import { errorDetail, LookupKnowledgeError } from "../errors.js";
+import type { Bm25Stats } from "../l0/bm25.js";
+import type { VectorIndex } from "../l1/vector-index.js";
+import { bagOf, type TermBags } from "../text/term-bags.js";
+import type { Chunk } from "../types.js";
+import { defaultCalibration, type CorpusCalibration } from "./calibration.js";
+import { deriveCalibration, MIN_PSEUDO_QUERIES } from "./derive-calibration.js";
+import { measurePseudoQueries } from "./measure-pseudo-queries.js";
+import type { PseudoQuery } from "./pseudo-queries.js";
+
+/** Options of index-time calibration (`KnowledgeBaseOptions.calibration`). */
+export interface CalibrationOptions {
+  /**
+   * Pseudo-queries drawn from the corpus; `0` turns calibration off (the defaults are used and
+   * the manifest says so). Each costs one BM25 and one HNSW search, and with custom embeddings
+   * one `embedQuery` call plus its share of `embedDocuments` batches.
+   * @default 200
+   */
+  pseudoQueries?: number;
+  /** Seed of the pseudo-query draw. @default 42 */
+  seed?: number;
+}
+
+/** Default number of pseudo-queries. */
+export const DEFAULT_PSEUDO_QUERIES = 200;
+/** Candidates per layer a calibration measures with: the retrieval graph's default `k`. */
+export const CALIBRATION_K = 20;
+/** Fewest chunks a calibration is tried on. */
+export const MIN_CALIBRATION_CHUNKS = 30;
+
+/** What a calibration runs on. */
+export interface CalibrationInputs {
+  chunks: readonly Chunk[];
+  texts: readonly string[];
+  bm25: Bm25Stats;
+  vectorIndex: VectorIndex | null;
+  embeddings: EmbeddingsInterface | null;
+  /** The default embedder fitted with the pseudo-queries' sentences held out (see `measurePseudoQueries`). */
+  heldOutEmbeddings?: EmbeddingsInterface;
+  /** Milliseconds one query embedding may take. */
+  timeoutMs: number;
+  /** Term bags for a statistical held-out model (see `MeasureInputs.bags`). */
+  bags?: { chunks: TermBags; heldOut: TermBags };
+}
+
+/**
+ * The term bags of the corpus with each pseudo-query's sentence taken out of its chunk, for
+ * fitting the statistical embedder without it. The vocabulary is copied, never extended in place.
+ */
+export function heldOutBags(bags: TermBags, queries: readonly PseudoQuery[]): TermBags {
+  const vocabulary = { terms: [...bags.terms], termIds: new Map(bags.termIds) };
+  const out = bags.bags.slice();
+  const lengths = bags.lengths.slice();
+  for (const query of queries) {
+    const bag = bagOf(query.heldOut, vocabulary);
+    out[query.chunk] = bag;
+    let length = 0;
+    for (let i = 1; i < bag.length; i += 2) length += bag[i];
+    lengths[query.chunk] = length;
+  }
+  return { ...vocabulary, bags: out, lengths };
+}
+
+/**
+ * The defaults, for a corpus that could not be calibrated: with a dense layer, similarities are
+ * then left out of the relevance judgement (thresholds of 1), since nothing says what a
+ * similarity means for this embedder here (a statistical embedder fitted on 10 chunks rates
+ * everything 0.9-1.0; OpenAI-style embeddings rate everything 0.7-0.9).
+ */
+function uncalibrated(reason: string, inputs: CalibrationInputs): CorpusCalibration {
+  const calibration = defaultCalibration(reason);
+  if (inputs.vectorIndex === null || inputs.embeddings === null) return calibration;
+  return { ...calibration, note: `${reason}; similarity is not used in the relevance judgement`, relevance: { ...calibration.relevance, semanticSupport: 1, strongSimilarity: 1 } };
+}
+
+/**
+ * Calibrates fusion and relevance for this corpus and embedder from pseudo-queries whose source
+ * is known (see `samplePseudoQueries`, `deriveCalibration`). A corpus too small, too few usable
+ * sentences or embeddings that fail, hang or return garbage give the defaults, with the reason in
+ * `note`: the build goes on. Errors other than the embeddings' propagate.
+ */
+export async function calibrateIndex(queries: readonly PseudoQuery[], inputs: CalibrationInputs, options: CalibrationOptions = {}): Promise<CorpusCalibration> {
+  if (options.pseudoQueries === 0) return defaultCalibration("turned off (calibration.pseudoQueries is 0)");
+  if (inputs.chunks.length < MIN_CALIBRATION_CHUNKS) {
+    return uncalibrated(`the corpus has ${inputs.chunks.length} chunks; calibration needs at least ${MIN_CALIBRATION_CHUNKS}`, inputs);
+  }
+  if (queries.length < MIN_PSEUDO_QUERIES) {
+    return uncalibrated(`only ${queries.length} chunks hold a sentence usable as a question; calibration needs ${MIN_PSEUDO_QUERIES}`, inputs);
+  }
+  try {
+    const measured = await measurePseudoQueries(queries, inputs, { k: CALIBRATION_K, l0Weight: defaultCalibration("").l0Weight, timeoutMs: inputs.timeoutMs });
+    const hasL1 = inputs.vectorIndex !== null && inputs.embeddings !== null;
+    return deriveCalibration(measured, CALIBRATION_K, hasL1) ?? uncalibrated(`only ${measured.length} pseudo-queries could be measured; calibration needs ${MIN_PSEUDO_QUERIES}`, inputs);
+  } catch (error) {
+    // Only the embeddings' failures (they throw, hang, return garbage) fall back; a bug is not hidden.
+    if (!(error instanceof LookupKnowledgeError) || !error.code.startsWith("EMBEDDINGS_")) throw error;
+    return uncalibrated(`the embeddings failed while calibrating (${errorDetail(error)})`, inputs);
+  }
+}

@@ -1,0 +1,54 @@
+import { RELEVANCE_THRESHOLDS, type RelevanceThresholds } from "../graph/relevance.js";
+import { DEFAULT_L0_WEIGHT } from "../graph/evidence.js";
+
+/** Quantiles of a signal over the pseudo-queries. */
+export interface SignalQuantiles {
+  p25: number;
+  p50: number;
+  p85: number;
+  p95: number;
+}
+
+/**
+ * What index-time calibration found for this corpus and embedder, saved in the manifest and
+ * used by the retrieval graph unless its options override a value.
+ */
+export interface CorpusCalibration {
+  /** `measured`: derived from pseudo-queries; `defaults`: the built-in values, for the reason in `note`. */
+  source: "measured" | "defaults";
+  /** Why the defaults are used, or what to know about the measurement; null when nothing needs saying. */
+  note: string | null;
+  /** Pseudo-queries measured. */
+  pseudoQueries: number;
+  /** Weight of L0 in the fused score. */
+  l0Weight: number;
+  /** Thresholds of the relevance judgement. */
+  relevance: RelevanceThresholds;
+  /** The measurements behind them; null with the defaults. */
+  measured: CalibrationMeasurements | null;
+}
+
+/** The figures a calibration is derived from, for reports. */
+export interface CalibrationMeasurements {
+  /** Mean reciprocal rank at 10 of the held-out targets: L0 alone, L1 alone (null without L1), fused at the chosen weight. */
+  mrr: { l0: number; l1: number | null; fused: number };
+  /** IDF-weighted query coverage of the target (a right answer) and of the best block outside its file (no answer). */
+  coverage: { target: SignalQuantiles; background: SignalQuantiles };
+  /** Cosine similarity of the same two; null without L1. */
+  similarity: { target: SignalQuantiles; background: SignalQuantiles } | null;
+}
+
+/** The calibration of an index that has none (too small, turned off, or saved before calibration existed). */
+export function defaultCalibration(note: string): CorpusCalibration {
+  return { source: "defaults", note, pseudoQueries: 0, l0Weight: DEFAULT_L0_WEIGHT, relevance: { ...RELEVANCE_THRESHOLDS }, measured: null };
+}
+
+/** One line for CLI output and eval reports. */
+export function describeCalibration(calibration: CorpusCalibration): string {
+  const r = calibration.relevance;
+  const values = `l0Weight ${calibration.l0Weight.toFixed(2)}, coverage ${r.partialCoverage.toFixed(2)}/${r.strongCoverage.toFixed(2)}, similarity ${r.semanticSupport.toFixed(2)}/${r.strongSimilarity.toFixed(2)}`;
+  if (calibration.source === "defaults") return `calibration: defaults (${calibration.note ?? "not measured"}): ${values}`;
+  const m = calibration.measured;
+  const mrr = m ? `; pseudo-query MRR@10 L0 ${m.mrr.l0.toFixed(3)}, L1 ${m.mrr.l1 === null ? "-" : m.mrr.l1.toFixed(3)}, fused ${m.mrr.fused.toFixed(3)}` : "";
+  return `calibration: measured on ${calibration.pseudoQueries} pseudo-queries: ${values}${mrr}${calibration.note ? ` (${calibration.note})` : ""}`;
+}
