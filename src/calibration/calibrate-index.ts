@@ -91,7 +91,8 @@ export async function calibrateIndex(queries: readonly PseudoQuery[], inputs: Ca
   try {
     const measured = await measurePseudoQueries(queries, inputs, { k: CALIBRATION_K, l0Weight: defaultCalibration("").l0Weight, timeoutMs: inputs.timeoutMs });
     const hasL1 = inputs.vectorIndex !== null && inputs.embeddings !== null;
-    return deriveCalibration(measured, CALIBRATION_K, hasL1) ?? uncalibrated(`only ${measured.length} pseudo-queries could be measured; calibration needs ${MIN_PSEUDO_QUERIES}`, inputs);
+    const derived = deriveCalibration(measured, CALIBRATION_K, hasL1);
+    return typeof derived === "string" ? uncalibrated(derived, inputs) : derived;
   } catch (error) {
     // Only the embeddings' failures (they throw, hang, return garbage) fall back; a bug is not hidden.
     if (!(error instanceof LookupKnowledgeError) || !error.code.startsWith("EMBEDDINGS_")) throw error;

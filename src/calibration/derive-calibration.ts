@@ -8,6 +8,13 @@ import type { PseudoQueryMeasurement } from "./measure-pseudo-queries.js";
 export const MIN_PSEUDO_QUERIES = 30;
 
 /**
+ * Fused MRR@10 below which the measurements say nothing: the pseudo-queries hardly ever find
+ * their own chunk first, which happens when other files hold near-copies of it (the background
+ * is then as good as the target). Such a corpus keeps the defaults.
+ */
+export const MIN_FUSED_MRR = 0.1;
+
+/**
  * How strongly the fusion weight is pulled toward {@link DEFAULT_L0_WEIGHT}: the chosen weight
  * maximises `MRR(w) − FUSION_SHRINKAGE × (w − 0.8)²`. Pseudo-queries have their sentence held out
  * of their own chunk, which leaves them fewer shared words with it than real questions have: on
@@ -56,10 +63,15 @@ const clamp = (value: number, low: number, high: number) => Math.min(high, Math.
  *   percentile (as close as the closest quarter of right answers).
  * So they follow the embedder's scale (OpenAI-style cosines sit at 0.7-0.9 for everything) and
  * the corpus's vocabulary. The levels were chosen on the golden set's tuning half.
+ * @returns the calibration, or why the defaults stay (too few measurements, {@link MIN_FUSED_MRR}).
  */
-export function deriveCalibration(measurements: readonly PseudoQueryMeasurement[], k: number, hasL1: boolean): CorpusCalibration | null {
-  if (measurements.length < MIN_PSEUDO_QUERIES) return null;
+export function deriveCalibration(measurements: readonly PseudoQueryMeasurement[], k: number, hasL1: boolean): CorpusCalibration | string {
+  if (measurements.length < MIN_PSEUDO_QUERIES) return `only ${measurements.length} pseudo-queries could be measured; calibration needs ${MIN_PSEUDO_QUERIES}`;
   const scores = measurements.map((m) => m.scores);
+  const bestMrr = Math.max(meanReciprocalRank(scores, DEFAULT_L0_WEIGHT, k), meanReciprocalRank(scores, 1, k), hasL1 ? meanReciprocalRank(scores, 0, k) : 0);
+  if (bestMrr < MIN_FUSED_MRR) {
+    return `the pseudo-queries found their own chunk first too rarely (MRR@10 ${bestMrr.toFixed(3)} < ${MIN_FUSED_MRR}): other files hold near-copies of the chunks, so right answers cannot be told from background`;
+  }
   const background = measurements.flatMap((m) => (m.background ? [m.background] : []));
   const targetCoverage = measurements.map((m) => m.target.coverage);
   const backgroundCoverage = background.map((b) => b.coverage);
