@@ -1,29 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { formatEvidence } from "../../src/tool/format-evidence.js";
+import { evidenceBlock, lookupResult } from "./helpers/lookup-result.js";
 import type { EvidenceBlock, LookupResult, RelevanceAssessment } from "../../src/types.js";
 
 function block(fields: Partial<EvidenceBlock> = {}): EvidenceBlock {
-  return { source: "a.md#top", title: "A", breadcrumb: ["A"], retrievalLayer: "L0+L1", content: "text", hitReasons: ["L0:bm25:1.00"], score: 0, ...fields };
+  return evidenceBlock({ retrievalLayer: "L0+L1", score: 0, ...fields });
 }
 
 function result(level: RelevanceAssessment["level"], evidence: EvidenceBlock[] = [block({ termCoverage: 0.4567, similarity: 0.8123 })]): LookupResult {
-  return {
-    invocationId: "abcd1234-0000",
-    query: "question",
+  return lookupResult(evidence, {
     retrievalLayer: evidence.length > 0 ? "L0+L1" : "none",
-    hints: { titles: [], keywords: [], domains: [], entities: [] },
-    domainFilter: null,
     l1Status: "ok",
     fallbackReason: null,
     relevance: { level, semanticSupport: level === "high", reason: `${level} reason` },
-    evidence,
-    primary: evidence[0] ?? null,
-    supplements: evidence.slice(1),
-    candidateCount: evidence.length,
-    evidenceCount: evidence.length,
-    contentTruncated: false,
-    traceWritten: false,
-  };
+  });
 }
 
 /** The header: every line before the first evidence block. */
