@@ -1,6 +1,7 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { errorDetail, LookupKnowledgeError } from "../errors.js";
 import type { Bm25Stats } from "../l0/bm25.js";
+import { LsaEmbeddings } from "../l1/embeddings/index.js";
 import type { VectorIndex } from "../l1/vector-index.js";
 import { bagOf, type TermBags } from "../text/term-bags.js";
 import type { Chunk } from "../types.js";
@@ -28,6 +29,11 @@ export const DEFAULT_PSEUDO_QUERIES = 200;
 export const CALIBRATION_K = 20;
 /** Fewest chunks a calibration is tried on. */
 export const MIN_CALIBRATION_CHUNKS = 30;
+/**
+ * Milliseconds the measurement may take: against a slow embeddings service (each pseudo-query is
+ * one `embedQuery` call) it stops there and derives from what it measured, if that is enough.
+ */
+export const CALIBRATION_BUDGET_MS = 60_000;
 
 /** What a calibration runs on. */
 export interface CalibrationInputs {
@@ -38,8 +44,10 @@ export interface CalibrationInputs {
   embeddings: EmbeddingsInterface | null;
   /** The default embedder fitted with the pseudo-queries' sentences held out (see `measurePseudoQueries`). */
   heldOutEmbeddings?: EmbeddingsInterface;
-  /** Milliseconds one query embedding may take. */
+  /** Milliseconds one embeddings call may take (the build's `embedTimeoutMs`). */
   timeoutMs: number;
+  /** Texts per `embedDocuments` call (the build's `embedBatchSize`). */
+  batchSize: number;
   /** Term bags for a statistical held-out model (see `MeasureInputs.bags`). */
   bags?: { chunks: TermBags; heldOut: TermBags };
 }
@@ -81,7 +89,11 @@ function uncalibrated(reason: string, inputs: CalibrationInputs): CorpusCalibrat
  * `note`: the build goes on. Errors other than the embeddings' propagate.
  */
 export async function calibrateIndex(queries: readonly PseudoQuery[], inputs: CalibrationInputs, options: CalibrationOptions = {}): Promise<CorpusCalibration> {
-  if (options.pseudoQueries === 0) return defaultCalibration("turned off (calibration.pseudoQueries is 0)");
+  if (options.pseudoQueries === 0) {
+    const off = "turned off (calibration.pseudoQueries is 0)";
+    // The defaults' similarity levels are the statistical embedder's; another embedder's mean nothing.
+    return inputs.embeddings !== null && !(inputs.embeddings instanceof LsaEmbeddings) ? uncalibrated(off, inputs) : defaultCalibration(off);
+  }
   if (inputs.chunks.length < MIN_CALIBRATION_CHUNKS) {
     return uncalibrated(`the corpus has ${inputs.chunks.length} chunks; calibration needs at least ${MIN_CALIBRATION_CHUNKS}`, inputs);
   }
@@ -89,10 +101,14 @@ export async function calibrateIndex(queries: readonly PseudoQuery[], inputs: Ca
     return uncalibrated(`only ${queries.length} chunks hold a sentence usable as a question; calibration needs ${MIN_PSEUDO_QUERIES}`, inputs);
   }
   try {
-    const measured = await measurePseudoQueries(queries, inputs, { k: CALIBRATION_K, l0Weight: defaultCalibration("").l0Weight, timeoutMs: inputs.timeoutMs });
+    const settings = { k: CALIBRATION_K, l0Weight: defaultCalibration("").l0Weight, timeoutMs: inputs.timeoutMs, batchSize: inputs.batchSize, budgetMs: CALIBRATION_BUDGET_MS };
+    const measured = await measurePseudoQueries(queries, inputs, settings);
     const hasL1 = inputs.vectorIndex !== null && inputs.embeddings !== null;
     const derived = deriveCalibration(measured, CALIBRATION_K, hasL1);
-    return typeof derived === "string" ? uncalibrated(derived, inputs) : derived;
+    if (typeof derived === "string") return uncalibrated(derived, inputs);
+    if (measured.length === queries.length) return derived;
+    const budget = `${measured.length} of ${queries.length} pseudo-queries measured within ${CALIBRATION_BUDGET_MS / 1000} s`;
+    return { ...derived, note: derived.note ? `${derived.note}; ${budget}` : budget };
   } catch (error) {
     // Only the embeddings' failures (they throw, hang, return garbage) fall back; a bug is not hidden.
     if (!(error instanceof LookupKnowledgeError) || !error.code.startsWith("EMBEDDINGS_")) throw error;

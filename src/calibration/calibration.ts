@@ -43,12 +43,18 @@ export function defaultCalibration(note: string): CorpusCalibration {
   return { source: "defaults", note, pseudoQueries: 0, l0Weight: DEFAULT_L0_WEIGHT, relevance: { ...RELEVANCE_THRESHOLDS }, measured: null };
 }
 
-/** One line for CLI output and eval reports. */
+const figure = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value.toFixed(3) : "-");
+/** Longest note a description shows (a saved manifest is read back from disk). */
+const MAX_NOTE_CHARS = 300;
+const shown = (note: string | null) => (note === null ? null : note.replace(/[\p{Cc}\p{Cf}]/gu, " ").slice(0, MAX_NOTE_CHARS));
+
+/** One line for CLI output and eval reports; control characters in the note are blanked. */
 export function describeCalibration(calibration: CorpusCalibration): string {
   const r = calibration.relevance;
   const values = `l0Weight ${calibration.l0Weight.toFixed(2)}, coverage ${r.partialCoverage.toFixed(2)}/${r.strongCoverage.toFixed(2)}, similarity ${r.semanticSupport.toFixed(2)}/${r.strongSimilarity.toFixed(2)}`;
-  if (calibration.source === "defaults") return `calibration: defaults (${calibration.note ?? "not measured"}): ${values}`;
-  const m = calibration.measured;
-  const mrr = m ? `; pseudo-query MRR@10 L0 ${m.mrr.l0.toFixed(3)}, L1 ${m.mrr.l1 === null ? "-" : m.mrr.l1.toFixed(3)}, fused ${m.mrr.fused.toFixed(3)}` : "";
-  return `calibration: measured on ${calibration.pseudoQueries} pseudo-queries: ${values}${mrr}${calibration.note ? ` (${calibration.note})` : ""}`;
+  const note = shown(calibration.note);
+  if (calibration.source === "defaults") return `calibration: defaults (${note ?? "not measured"}): ${values}`;
+  const mrr = calibration.measured?.mrr;
+  const mrrText = mrr ? `; pseudo-query MRR@10 L0 ${figure(mrr.l0)}, L1 ${figure(mrr.l1)}, fused ${figure(mrr.fused)}` : "";
+  return `calibration: measured on ${calibration.pseudoQueries} pseudo-queries: ${values}${mrrText}${note ? ` (${note})` : ""}`;
 }

@@ -70,7 +70,7 @@ export function deriveCalibration(measurements: readonly PseudoQueryMeasurement[
   const scores = measurements.map((m) => m.scores);
   const bestMrr = Math.max(meanReciprocalRank(scores, DEFAULT_L0_WEIGHT, k), meanReciprocalRank(scores, 1, k), hasL1 ? meanReciprocalRank(scores, 0, k) : 0);
   if (bestMrr < MIN_FUSED_MRR) {
-    return `the pseudo-queries found their own chunk first too rarely (MRR@10 ${bestMrr.toFixed(3)} < ${MIN_FUSED_MRR}): other files hold near-copies of the chunks, so right answers cannot be told from background`;
+    return `the pseudo-queries found their own chunk first too rarely (MRR@10 ${bestMrr.toFixed(3)} < ${MIN_FUSED_MRR}): near-copies of the chunks, or chunks whose sentences share too little with the rest of their text, leave right answers indistinguishable from background`;
   }
   const background = measurements.flatMap((m) => (m.background ? [m.background] : []));
   const targetCoverage = measurements.map((m) => m.target.coverage);
@@ -83,12 +83,14 @@ export function deriveCalibration(measurements: readonly PseudoQueryMeasurement[
   const coverageMeasured = backgroundCoverage.length >= MIN_PSEUDO_QUERIES;
   const partialCoverage = coverageMeasured ? clamp(quantile(backgroundCoverage, 0.8), 0.05, 0.9) : d.partialCoverage;
   const strongCoverage = coverageMeasured ? clamp(Math.max(quantile(backgroundCoverage, 0.9), partialCoverage + 0.05), 0.1, 0.95) : d.strongCoverage;
-  const semanticSupport = similarityMeasured ? clamp(quantile(backgroundSimilarity, 0.5), -1, 0.99) : d.semanticSupport;
-  const strongSimilarity = similarityMeasured ? clamp(Math.max(quantile(targetSimilarity, 0.75), semanticSupport + 0.01), -1, 1) : d.strongSimilarity;
+  // Similarity not measured with a dense layer: nothing says what it means here, so it is not used.
+  const unmeasured = hasL1 ? 1 : null;
+  const semanticSupport = similarityMeasured ? clamp(quantile(backgroundSimilarity, 0.5), -1, 0.99) : (unmeasured ?? d.semanticSupport);
+  const strongSimilarity = similarityMeasured ? clamp(Math.max(quantile(targetSimilarity, 0.75), semanticSupport + 0.01), -1, 1) : (unmeasured ?? d.strongSimilarity);
   const round = (value: number) => Math.round(value * 1e4) / 1e4;
   return {
     source: "measured",
-    note: hasL1 && !similarityMeasured ? "too few dense measurements: similarity thresholds kept at their defaults" : null,
+    note: hasL1 && !similarityMeasured ? "too few blocks to compare similarities with: similarity is not used in the relevance judgement" : null,
     pseudoQueries: measurements.length,
     l0Weight,
     relevance: { partialCoverage: round(partialCoverage), strongCoverage: round(strongCoverage), semanticSupport: round(semanticSupport), strongSimilarity: round(strongSimilarity) },

@@ -1,9 +1,7 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
-import { errorDetail, LookupKnowledgeError } from "../errors.js";
-import { withDeadline } from "../l1/deadline.js";
+import { LookupKnowledgeError } from "../errors.js";
 import { createTermCoverage } from "../l0/term-coverage.js";
 import type { Bm25Stats } from "../l0/bm25.js";
-import { checkedVector } from "../l1/check-vector.js";
 import { embedQueryChecked } from "../l1/l1-search.js";
 import type { VectorIndex } from "../l1/vector-index.js";
 import { LsaEmbeddings } from "../l1/embeddings/index.js";
@@ -12,6 +10,7 @@ import { tokenize } from "../text/tokenize.js";
 import type { Chunk } from "../types.js";
 import { fusedTop, type LayerScores, type PseudoQueryScores } from "./fused-rank.js";
 import type { PseudoQuery } from "./pseudo-queries.js";
+import { embedHeldOutTexts } from "./embed-held-out.js";
 
 /** What the top block of a lookup looked like: the signals the relevance judgement reads. */
 export interface BlockSignals {
@@ -63,28 +62,13 @@ export interface MeasureSettings {
   k: number;
   /** The fusion weight the background's top block is found with. */
   l0Weight: number;
-  /** Milliseconds one query embedding may take. */
+  /** Milliseconds one embeddings call may take. */
   timeoutMs: number;
+  /** Texts per `embedDocuments` call (the build's `embedBatchSize`). */
+  batchSize: number;
+  /** Milliseconds the whole measurement may take; it stops after the pseudo-query that passes them. */
+  budgetMs: number;
 }
-
-/**
- * `embedDocuments` within the deadline a build gives one batch.
- * @throws LookupKnowledgeError `EMBEDDINGS_TIMEOUT` or `EMBEDDINGS_FAILED`.
- */
-async function embedDocumentsWithin(model: EmbeddingsInterface, texts: string[], timeoutMs: number): Promise<number[][]> {
-  try {
-    return await withDeadline(() => model.embedDocuments(texts), {
-      timeoutMs,
-      onTimeout: () => new LookupKnowledgeError("EMBEDDINGS_TIMEOUT", `embedDocuments did not answer a calibration batch within ${timeoutMs} ms.`),
-    });
-  } catch (error) {
-    if (error instanceof LookupKnowledgeError) throw error;
-    throw new LookupKnowledgeError("EMBEDDINGS_FAILED", `embedDocuments failed on a calibration batch: ${errorDetail(error)}`, { cause: error });
-  }
-}
-
-/** Held-out texts per `embedDocuments` call. */
-const EMBED_BATCH = 64;
 
 function cosine(a: readonly number[], b: readonly number[]): number {
   let dot = 0;
@@ -96,6 +80,18 @@ function cosine(a: readonly number[], b: readonly number[]): number {
     nb += b[i] * b[i];
   }
   return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+}
+
+/** {@link embedQueryChecked} with a timeout that names the build's option. */
+async function embedQuery(embeddings: EmbeddingsInterface, query: string, dimensions: number, timeoutMs: number): Promise<number[]> {
+  try {
+    return await embedQueryChecked(embeddings, query, dimensions, { timeoutMs });
+  } catch (error) {
+    if (error instanceof LookupKnowledgeError && error.code === "EMBEDDINGS_TIMEOUT") {
+      throw new LookupKnowledgeError("EMBEDDINGS_TIMEOUT", `embedQuery did not answer a calibration question within ${timeoutMs} ms; raise embedTimeoutMs if the service is this slow.`, { cause: error });
+    }
+    throw error;
+  }
 }
 
 /** The best-fused chunk of the others, the target's file left out (the lists are fused as the tool fuses them). */
@@ -115,27 +111,31 @@ export async function measurePseudoQueries(queries: readonly PseudoQuery[], inpu
   const { chunks, bm25, vectorIndex, embeddings } = inputs;
   const coverage = createTermCoverage(bm25);
   const dense = vectorIndex !== null && embeddings !== null ? { vectorIndex, embeddings } : null;
-  const embedDocuments = (model: EmbeddingsInterface, texts: string[]) => embedDocumentsWithin(model, texts, settings.timeoutMs);
-  const heldOutVectors: unknown[] = [];
-  for (let at = 0; dense && !inputs.heldOutEmbeddings && at < queries.length; at += EMBED_BATCH) {
-    const batch: unknown = await embedDocuments(dense.embeddings, queries.slice(at, at + EMBED_BATCH).map((query) => query.heldOut));
-    // Garbage from the embeddings leaves those targets without a similarity, never a crash.
-    for (let j = 0; j < Math.min(EMBED_BATCH, queries.length - at); j++) heldOutVectors.push(Array.isArray(batch) ? batch[j] : undefined);
-  }
+  const started = performance.now();
+  const batch = { dimensions: dense?.vectorIndex.dimensions ?? 0, batchSize: settings.batchSize, timeoutMs: settings.timeoutMs };
+  const embedDocuments = (model: EmbeddingsInterface, texts: string[]) => embedHeldOutTexts(model, texts, batch);
+  // Garbage from the embeddings throws here (a checked error the caller turns into the defaults).
+  const heldOutVectors = dense && !inputs.heldOutEmbeddings ? await embedDocuments(dense.embeddings, queries.map((query) => query.heldOut)) : [];
+  const manyFiles = new Set(chunks.map((chunk) => chunk.file)).size > 1;
   const out: PseudoQueryMeasurement[] = [];
   for (const [i, pseudo] of queries.entries()) {
+    if (performance.now() - started > settings.budgetMs) break;
     const queryTerms = tokenize(pseudo.query);
     const heldOutTerms = tokenize(pseudo.heldOut);
     const file = chunks[pseudo.chunk].file;
-    const sameFile = (chunk: number) => chunks[chunk].file === file;
-    const l0Others = bm25.topK(queryTerms, settings.k + 1, (doc) => doc !== pseudo.chunk).map(({ id, score }) => [id, score] as const);
-    const l0: LayerScores = { others: l0Others.slice(0, settings.k), target: bm25.scoreTerms(queryTerms, heldOutTerms) };
+    // A chunk that holds the question's sentence verbatim is a copy of the answer, not another block.
+    const copy = (chunk: number) => inputs.texts?.[chunk]?.includes(pseudo.query) === true;
+    const notCopy = (doc: number) => doc !== pseudo.chunk && !copy(doc);
+    // The background is what lies outside the question's file (its own section in a one-file corpus).
+    const sameFile = (chunk: number) => manyFiles && chunks[chunk].file === file;
+    const l0Others = bm25.topK(queryTerms, settings.k, notCopy).map(({ id, score }) => [id, score] as const);
+    const l0: LayerScores = { others: l0Others, target: bm25.scoreTerms(queryTerms, heldOutTerms) };
     let l1: LayerScores | null = null;
     let queryVector: number[] | null = null;
     let targetSimilarity: number | undefined;
     if (dense) {
-      queryVector = await embedQueryChecked(dense.embeddings, pseudo.query, dense.vectorIndex.dimensions, { timeoutMs: settings.timeoutMs });
-      const hits = dense.vectorIndex.search(queryVector, settings.k + 1).filter((hit) => hit.id !== pseudo.chunk);
+      queryVector = await embedQuery(dense.embeddings, pseudo.query, dense.vectorIndex.dimensions, settings.timeoutMs);
+      const hits = dense.vectorIndex.search(queryVector, settings.k + 1).filter((hit) => notCopy(hit.id));
       if (inputs.heldOutEmbeddings && inputs.texts) {
         const model = inputs.heldOutEmbeddings;
         const pool = [...new Set([...hits.map((hit) => hit.id), ...l0Others.map(([id]) => id)])];
@@ -148,8 +148,7 @@ export async function measurePseudoQueries(queries: readonly PseudoQuery[], inpu
         const others = pool.map((id, j) => [id, cosine(query, poolVectors[j])] as const).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
         l1 = { others: others.slice(0, settings.k), target: targetSimilarity };
       } else {
-        const heldOut = checkedVector(heldOutVectors[i], dense.vectorIndex.dimensions);
-        targetSimilarity = typeof heldOut === "string" ? undefined : cosine(queryVector, heldOut);
+        targetSimilarity = cosine(queryVector, heldOutVectors[i]);
         l1 = { others: hits.slice(0, settings.k).map((hit) => [hit.id, hit.similarity] as const), target: targetSimilarity };
       }
     }

@@ -20,13 +20,23 @@ const MIN_TERMS = 3;
 /** Sentences of a text: split at sentence ends and line breaks, list markers and table pipes dropped. */
 export function sentencesOf(text: string): string[] {
   return text
-    .split(/(?<=[.!?。！？])\s+|\n+/u)
+    .split(/(?<=[.!?])\s+|(?<=[。！？])\s*|\n+/u)
     .map((sentence) => sentence.replace(/^[\s>*#|-]+|[\s|]+$/gu, "").trim())
     .filter((sentence) => sentence.length > 0);
 }
 
+/** Han, kana and Hangul characters: text written without spaces between words. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
+/** Words of a sentence; in Chinese, Japanese or Korean text every two characters count as one. */
+function wordCount(sentence: string): number {
+  const unspaced = sentence.match(UNSPACED)?.length ?? 0;
+  const spaced = sentence.replace(UNSPACED, " ").split(/\s+/u).filter((word) => word.length > 0).length;
+  return spaced + Math.ceil(unspaced / 2);
+}
+
 function usable(sentence: string): boolean {
-  const words = sentence.split(/\s+/u).length;
+  const words = wordCount(sentence);
   return words >= MIN_WORDS && words <= MAX_WORDS && new Set(tokenize(sentence)).size >= MIN_TERMS;
 }
 

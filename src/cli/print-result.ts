@@ -20,8 +20,8 @@ export function renderResult(result: LookupResult): string {
   ];
   if (result.evidence.length === 0) lines.push("No evidence found.");
   result.evidence.forEach((block, i) => {
-    const terms = block.termCoverage !== undefined ? `, query terms ${Math.round(block.termCoverage * 100)}%` : "";
-    const similarity = block.similarity !== undefined ? `, similarity ${block.similarity.toFixed(2)}` : "";
+    const terms = Number.isFinite(block.termCoverage) ? `, query terms ${Math.round(block.termCoverage! * 100)}%` : "";
+    const similarity = Number.isFinite(block.similarity) ? `, similarity ${block.similarity!.toFixed(2)}` : "";
     lines.push(`[${i + 1}] ${flat(block.source)} (${block.retrievalLayer}${terms}${similarity})`);
     if (block.breadcrumb) lines.push(`    ${block.breadcrumb.map(flat).join(" > ")}`);
     lines.push(`    hits: ${flat(block.hitReasons.join("; "))}`);

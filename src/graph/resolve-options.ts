@@ -82,7 +82,9 @@ export function calibratedDefaults(calibration: RetrievalSource["calibration"]):
     const value = calibration?.relevance?.[key];
     if (inRange(value, -1, 1)) relevance[key] = value;
   }
-  return { fusion: { l0Weight: inRange(calibration?.l0Weight, 0, 1) ? calibration.l0Weight : d.fusion.l0Weight }, relevance };
+  // Each value is read once: a getter may answer differently the second time.
+  const l0Weight: unknown = calibration?.l0Weight;
+  return { fusion: { l0Weight: inRange(l0Weight, 0, 1) ? l0Weight : d.fusion.l0Weight }, relevance };
 }
 
 function resolveReadable(options: Omit<RetrievalOptions, "knowledgeBase">, calibrated: Pick<RetrievalSettings, "fusion" | "relevance">): RetrievalSettings {

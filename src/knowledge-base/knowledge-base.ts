@@ -127,7 +127,7 @@ export class KnowledgeBase implements RetrievalSource {
     const heldOutEmbeddings = lsa === undefined || embeddings === null ? undefined : shareFit ? embeddings : LsaEmbeddings.fitBags(lsa, options.lsa);
     const calibration = await calibrateIndex(
       pseudoQueries,
-      { chunks, texts, bm25, vectorIndex, embeddings, heldOutEmbeddings, timeoutMs: resolved.embedTimeoutMs, ...(lsa ? { bags: { chunks: bags, heldOut: lsa } } : {}) },
+      { chunks, texts, bm25, vectorIndex, embeddings, heldOutEmbeddings, timeoutMs: resolved.embedTimeoutMs, batchSize: resolved.embedBatchSize, ...(lsa ? { bags: { chunks: bags, heldOut: lsa } } : {}) },
       resolved.calibration,
     );
     const { efSearch: _efSearch, ...hnsw } = resolved.hnsw;

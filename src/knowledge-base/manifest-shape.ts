@@ -42,7 +42,7 @@ const FIELDS: readonly Field[] = [
   ["history.lsaReason", (value) => value === undefined || isString(value), "a string"],
   ["calibration", isRecord, "an object"],
   ["calibration.source", (value) => value === "measured" || value === "defaults", "measured or defaults"],
-  ["calibration.note", (value) => value === null || isString(value), "null or a string"],
+  ["calibration.note", (value) => value === null || (isString(value) && (value as string).length <= 2000), "null or a string of at most 2000 characters"],
   ["calibration.pseudoQueries", isCount, "a count"],
   ["calibration.l0Weight", (value) => isNumber(value) && (value as number) >= 0 && (value as number) <= 1, "a number from 0 to 1"],
   ["calibration.relevance", isRecord, "an object"],

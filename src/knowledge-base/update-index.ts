@@ -1,3 +1,5 @@
+import { MIN_CALIBRATION_CHUNKS } from "../calibration/calibrate-index.js";
+import type { CorpusCalibration } from "../calibration/calibration.js";
 import { chunkSearchText } from "../corpus/chunk-text.js";
 import { loadCorpus, type PreviousFiles } from "../corpus/load-corpus.js";
 import { LookupKnowledgeError } from "../errors.js";
@@ -12,6 +14,20 @@ import { fingerprintOf, type IndexHistory } from "./manifest.js";
 import { planUpdate, type UpdatePlan } from "./plan-update.js";
 import { resolveBuildOptions } from "./resolve-build-options.js";
 import { resolveVectorIndexOptions } from "../l1/vector-index.js";
+
+/**
+ * The calibration an update keeps, its note saying so when it no longer fits: the embedder was
+ * refitted (its similarities are another model's), or the corpus grew past the calibration's
+ * minimum. Measuring again takes a full build (`lookup-knowledge index --full`).
+ */
+export function keptCalibration(calibration: CorpusCalibration, why: { refitted: boolean; grewPastMinimum: boolean }): CorpusCalibration {
+  const reason = why.refitted ? "the embedder was refitted since" : why.grewPastMinimum ? `the corpus has grown past ${MIN_CALIBRATION_CHUNKS} chunks since` : null;
+  if (reason === null) return calibration;
+  const stale = `stale: ${reason}; a full build measures again`;
+  // Said once, however many updates follow.
+  const rest = calibration.note?.replace(/^stale: [^;]*; a full build measures again(; )?/, "") ?? "";
+  return { ...calibration, note: rest ? `${stale}; ${rest}` : stale };
+}
 
 /**
  * Options of `KnowledgeBase.update`: the corpus folder and how to read and embed it. The index's
@@ -173,7 +189,20 @@ export async function updateIndexParts(parts: IndexParts, options: UpdateOptions
   parts.hintIndex.add(chunks.filter((chunk) => !corpus.reused.has(chunk.file)));
 
   return {
-    parts: { ...parts, chunks, settings, fingerprint: fingerprintOf(chunks, settings), skipped: corpus.skipped, fileCount: corpus.fileCount, files: corpus.files, bm25, embeddings, vectorIndex, history },
+    parts: {
+      ...parts,
+      chunks,
+      settings,
+      fingerprint: fingerprintOf(chunks, settings),
+      skipped: corpus.skipped,
+      fileCount: corpus.fileCount,
+      files: corpus.files,
+      bm25,
+      embeddings,
+      vectorIndex,
+      history,
+      calibration: keptCalibration(parts.calibration, { refitted: lsa === "refitted", grewPastMinimum: parts.chunks.length < MIN_CALIBRATION_CHUNKS && chunks.length >= MIN_CALIBRATION_CHUNKS }),
+    },
     changes: {
       addedFiles,
       changedFiles,

@@ -9,13 +9,15 @@ const MAX_LINE_CHARS = 500;
 const MAX_LISTED_DOMAINS = 30;
 
 const bounded = (line: string) => capText(line, MAX_LINE_CHARS);
+/** A hand-made searcher may hand back anything as a score: only finite numbers are shown. */
+const isFiniteNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 
 function formatBlock(block: EvidenceBlock, n: number, total: number, tag: string): string {
   const lines = [`<<<EVIDENCE ${n} of ${total} [${tag}]>>>`, `source: ${oneLine(block.source)}`];
   if (block.title !== undefined) lines.push(`title: ${oneLine(block.title)}`);
   if (block.breadcrumb !== undefined && block.breadcrumb.length > 0) lines.push(bounded(`section: ${block.breadcrumb.map(oneLine).join(" > ")}`));
-  const terms = block.termCoverage !== undefined ? ` | query terms: ${Math.round(block.termCoverage * 100)}%` : "";
-  const similarity = block.similarity !== undefined ? ` | similarity: ${block.similarity.toFixed(2)}` : "";
+  const terms = isFiniteNumber(block.termCoverage) ? ` | query terms: ${Math.round(block.termCoverage * 100)}%` : "";
+  const similarity = isFiniteNumber(block.similarity) ? ` | similarity: ${block.similarity.toFixed(2)}` : "";
   lines.push(bounded(`layer: ${block.retrievalLayer}${terms}${similarity} | hits: ${oneLine(block.hitReasons.join("; "))}`));
   for (const line of escapedLines(block.content)) lines.push(`│ ${line}`);
   if (block.truncated) {

@@ -1,5 +1,5 @@
 import { Embeddings } from "@langchain/core/embeddings";
-import { readFile, writeFile } from "node:fs/promises";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIN_CALIBRATION_CHUNKS } from "../../src/calibration/calibrate-index.js";
@@ -262,5 +262,78 @@ describe("the retrieval graph and a knowledge base's calibration", () => {
     } finally {
       await Promise.all(Object.values(graphs).map((graph) => graph.close()));
     }
+  });
+});
+
+/** Fine for the build's batches; from call `firstBad` on, `embedDocuments` answers with `answer(texts)`. */
+class LaterBatchEmbeddings extends OffsetHashEmbeddings {
+  calls = 0;
+  readonly sizes: number[] = [];
+  constructor(
+    private readonly firstBad: number,
+    private readonly answer: (texts: string[], vector: (text: string) => number[]) => unknown,
+  ) {
+    super();
+  }
+  override async embedDocuments(texts: string[]): Promise<number[][]> {
+    this.calls++;
+    this.sizes.push(texts.length);
+    return (this.calls >= this.firstBad ? this.answer(texts, (text) => this.vector(text)) : texts.map((text) => this.vector(text))) as number[][];
+  }
+}
+
+describe("calibration against embeddings that misbehave only while calibrating", () => {
+  // The sample corpus embeds in 5 batches of 64 at the default batch size: call 6 is calibration's.
+  const answers: Record<string, (texts: string[], vector: (text: string) => number[]) => unknown> = {
+    "one vector too few": (texts, vector) => texts.slice(1).map(vector),
+    "null rows": (texts) => texts.map(() => null),
+    "rows that throw when read": (texts, vector) => new Proxy(texts.map(vector), { get: (target, key) => (key === "0" ? (() => { throw new Error("row unreadable"); })() : Reflect.get(target, key)) }),
+  };
+
+  it.each(Object.keys(answers))("keeps the defaults, similarity unused, and names the garbage: %s", async (name) => {
+    const kb = await KnowledgeBase.build({ corpusDir: SAMPLE_CORPUS, embeddings: new LaterBatchEmbeddings(6, answers[name]) });
+
+    expect(kb.calibration).toMatchObject({ source: "defaults", relevance: { semanticSupport: 1, strongSimilarity: 1 } });
+    expect(kb.calibration.note).toMatch(/embeddings failed while calibrating/);
+    expect(kb.calibration.note).toMatch(/EMBEDDINGS_INVALID|embedDocuments returned/);
+  });
+
+  it("sends calibration's texts in batches no larger than embedBatchSize", async () => {
+    const embeddings = new LaterBatchEmbeddings(Infinity, () => []);
+    const kb = await KnowledgeBase.build({ corpusDir: SAMPLE_CORPUS, embeddings, embedBatchSize: 16 });
+
+    expect(kb.calibration.source).toBe("measured");
+    expect(Math.max(...embeddings.sizes)).toBeLessThanOrEqual(16);
+    expect(embeddings.sizes.length).toBeGreaterThan(Math.ceil(kb.chunks.length / 16));
+  });
+
+  it("leaves similarity out with custom embeddings when calibration is off, since the defaults are the statistical embedder's", async () => {
+    const kb = await KnowledgeBase.build({ corpusDir: SAMPLE_CORPUS, embeddings: new OffsetHashEmbeddings(), calibration: { pseudoQueries: 0 } });
+
+    expect(kb.calibration).toMatchObject({ source: "defaults", relevance: { semanticSupport: 1, strongSimilarity: 1 } });
+    expect(kb.calibration.note).toMatch(/turned off/);
+  });
+});
+
+describe("calibration of a corpus with copies and of a one-file corpus", () => {
+  it("does not take a copy of the answer in another file for background", async () => {
+    const dir = await temp.make();
+    await cp(SAMPLE_CORPUS, dir, { recursive: true });
+    await cp(join(SAMPLE_CORPUS, "billing"), join(dir, "archive"), { recursive: true });
+    const copied = await KnowledgeBase.build({ corpusDir: dir });
+
+    expect(copied.calibration.source).toBe("measured");
+    // Copies as background pushed the coverage levels to their ceiling (0.9 / 0.95).
+    expect(copied.calibration.relevance.partialCoverage).toBeLessThan(0.8);
+    expect(Math.abs(copied.calibration.relevance.partialCoverage - sample.calibration.relevance.partialCoverage)).toBeLessThan(0.1);
+  });
+
+  it("finds background outside the question's own section when every chunk is in one file", async () => {
+    const chunks = sample.chunks.map((chunk) => ({ ...chunk, content: chunk.content, file: "handbook.md" }));
+    const kb = await KnowledgeBase.fromChunks(chunks);
+
+    expect(kb.calibration.source).toBe("measured");
+    expect(kb.calibration.note).toBeNull();
+    expect(kb.calibration.measured?.similarity).not.toBeNull();
   });
 });

@@ -93,3 +93,19 @@ describe("samplePseudoQueries", () => {
     expect(queries.every((query) => query.chunk < 5)).toBe(true);
   });
 });
+
+describe("pseudo-queries from Chinese and Japanese text", () => {
+  const chinese = Array.from({ length: 3 }, (_, i) => `第${i}号规则：退款金额超过五百欧元时需要财务经理审批并记录原因。年假最多可以结转五天到下一年度使用。`).join("");
+  const japanese = "本番環境へのリリースは毎週木曜日の午前中に行います。ロールバックはオンコール担当者がいつでも実行できます。";
+
+  it("splits sentences after 。 without a following space", () => {
+    expect(sentencesOf(japanese)).toEqual(["本番環境へのリリースは毎週木曜日の午前中に行います。", "ロールバックはオンコール担当者がいつでも実行できます。"]);
+  });
+
+  it("counts two characters as a word, so sentences without spaces can be questions", () => {
+    const drawn = samplePseudoQueries([chinese, japanese], 2, 7);
+
+    expect(drawn).toHaveLength(2);
+    for (const query of drawn) expect(query.query).toMatch(/。$/);
+  });
+});

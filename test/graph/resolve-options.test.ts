@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createRetrievalGraph } from "../../src/graph/retrieval-graph.js";
-import { resolveRetrievalOptions, RETRIEVAL_DEFAULTS } from "../../src/graph/resolve-options.js";
+import { calibratedDefaults, resolveRetrievalOptions, RETRIEVAL_DEFAULTS } from "../../src/graph/resolve-options.js";
 import { createLookupKnowledgeTool } from "../../src/tool/lookup-knowledge-tool.js";
 import { fakeSource } from "../helpers/retrieval-fakes.js";
 
@@ -57,5 +57,29 @@ describe("creating the graph or the tool with bad options", () => {
     for (const create of [createRetrievalGraph, createLookupKnowledgeTool] as ((options: unknown) => unknown)[]) {
       expect(() => create(options)).toThrow(expect.objectContaining({ name: "LookupKnowledgeError", code: "INVALID_OPTION", message: expect.stringMatching(message) }));
     }
+  });
+});
+
+describe("calibratedDefaults", () => {
+  it("reads each calibrated value once, so a getter that changes its answer cannot slip a bad value past the check", () => {
+    let reads = 0;
+    const calibration = {
+      get l0Weight() {
+        reads++;
+        return reads === 1 ? 0.5 : Number.NaN;
+      },
+      relevance: { strongCoverage: 0.7, partialCoverage: 0.4, semanticSupport: 0.2, strongSimilarity: 0.6 },
+    };
+
+    expect(calibratedDefaults(calibration).fusion.l0Weight).toBe(0.5);
+    expect(reads).toBe(1);
+  });
+
+  it("falls back to the built-in value for anything out of range or not a number", () => {
+    const bad = { l0Weight: "0.5", relevance: { strongCoverage: 2, partialCoverage: Number.NaN, semanticSupport: -0.2, strongSimilarity: Infinity } } as unknown as Parameters<typeof calibratedDefaults>[0];
+    const d = calibratedDefaults(bad);
+
+    expect(d.fusion.l0Weight).toBe(RETRIEVAL_DEFAULTS.fusion.l0Weight);
+    expect(d.relevance).toEqual({ ...RETRIEVAL_DEFAULTS.relevance, semanticSupport: -0.2 });
   });
 });
