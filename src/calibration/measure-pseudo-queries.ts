@@ -82,6 +82,9 @@ function cosine(a: readonly number[], b: readonly number[]): number {
   return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
+/** Candidates fetched beyond `k` per layer, so that dropping copies of the answer still leaves `k`. */
+const COPY_SLACK = 10;
+
 /** {@link embedQueryChecked} with a timeout that names the build's option. */
 async function embedQuery(embeddings: EmbeddingsInterface, query: string, dimensions: number, timeoutMs: number): Promise<number[]> {
   try {
@@ -128,14 +131,20 @@ export async function measurePseudoQueries(queries: readonly PseudoQuery[], inpu
     const notCopy = (doc: number) => doc !== pseudo.chunk && !copy(doc);
     // The background is what lies outside the question's file (its own section in a one-file corpus).
     const sameFile = (chunk: number) => manyFiles && chunks[chunk].file === file;
-    const l0Others = bm25.topK(queryTerms, settings.k, notCopy).map(({ id, score }) => [id, score] as const);
+    // Copies are dropped from a few more than k candidates: checking every scored chunk would cost
+    // a text scan per posting.
+    const l0Others = bm25
+      .topK(queryTerms, settings.k + COPY_SLACK, (doc) => doc !== pseudo.chunk)
+      .filter(({ id }) => !copy(id))
+      .slice(0, settings.k)
+      .map(({ id, score }) => [id, score] as const);
     const l0: LayerScores = { others: l0Others, target: bm25.scoreTerms(queryTerms, heldOutTerms) };
     let l1: LayerScores | null = null;
     let queryVector: number[] | null = null;
     let targetSimilarity: number | undefined;
     if (dense) {
       queryVector = await embedQuery(dense.embeddings, pseudo.query, dense.vectorIndex.dimensions, settings.timeoutMs);
-      const hits = dense.vectorIndex.search(queryVector, settings.k + 1).filter((hit) => notCopy(hit.id));
+      const hits = dense.vectorIndex.search(queryVector, settings.k + 1 + COPY_SLACK).filter((hit) => notCopy(hit.id)).slice(0, settings.k + 1);
       if (inputs.heldOutEmbeddings && inputs.texts) {
         const model = inputs.heldOutEmbeddings;
         const pool = [...new Set([...hits.map((hit) => hit.id), ...l0Others.map(([id]) => id)])];

@@ -144,10 +144,16 @@ describe("deriveCalibration", () => {
 
   it("keeps the coverage thresholds within their bounds", () => {
     const none = Array.from({ length: 40 }, () => measurement({ background: { coverage: 0, similarity: 0.2 } }));
-    const all = Array.from({ length: 40 }, () => measurement({ background: { coverage: 1, similarity: 0.2 } }));
+    const most = Array.from({ length: 40 }, () => measurement({ background: { coverage: 0.89, similarity: 0.2 } }));
 
     expect(derived(none, K, true).relevance).toMatchObject({ partialCoverage: 0.05, strongCoverage: 0.1 });
-    expect(derived(all, K, true).relevance).toMatchObject({ partialCoverage: 0.9, strongCoverage: 0.95 });
+    expect(derived(most, K, true).relevance).toMatchObject({ partialCoverage: 0.89, strongCoverage: 0.94 });
+  });
+
+  it("keeps the defaults when the background holds nearly all of each question's words (reworded copies)", () => {
+    const copies = Array.from({ length: 40 }, () => measurement({ background: { coverage: 0.95, similarity: 0.9 } }));
+
+    expect(deriveCalibration(copies, K, true)).toMatch(/reworded copies/);
   });
 
   it("chooses the fusion weight from the measured curve and reports the MRR of each layer", () => {
