@@ -1,16 +1,16 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { LookupKnowledgeError } from "../errors.js";
-import { createTermCoverage } from "../l0/term-coverage.js";
+import { createTermCoverage, termCoverage } from "../l0/term-coverage.js";
 import type { Bm25Stats } from "../l0/bm25.js";
 import { embedQueryChecked } from "../l1/l1-search.js";
 import type { VectorIndex } from "../l1/vector-index.js";
-import { LsaEmbeddings } from "../l1/embeddings/index.js";
+import type { LsaEmbeddings } from "../l1/embeddings/index.js";
+import { embedTexts } from "../knowledge-base/embed-chunks.js";
 import type { TermBags } from "../text/term-bags.js";
 import { tokenize } from "../text/tokenize.js";
 import type { Chunk } from "../types.js";
 import { fusedTop, type LayerScores, type PseudoQueryScores } from "./fused-rank.js";
 import type { PseudoQuery } from "./pseudo-queries.js";
-import { embedHeldOutTexts } from "./embed-held-out.js";
 
 /** What the top block of a lookup looked like: the signals the relevance judgement reads. */
 export interface BlockSignals {
@@ -43,17 +43,13 @@ export interface MeasureInputs {
    * default embedder only: fitted on the whole corpus, its projection has learnt each sentence's
    * words together with the rest of their chunk, and would find the target however the question
    * is worded. L1 is then asked of a candidate pool (both layers' top chunks and the target),
-   * each embedded by this model. Custom embeddings never saw the corpus: the index answers.
+   * each embedded by this model from its term bag: `bags.chunks` are the chunks', `bags.heldOut`
+   * the held-out ones (bag `i` is chunk `i` without its pseudo-query's sentence, on a vocabulary
+   * that extends the chunks'). Custom embeddings never saw the corpus: the index answers.
    */
-  heldOutEmbeddings?: EmbeddingsInterface;
-  /** Search texts of the chunks, which the held-out model embeds. Required with it. */
+  heldOut?: { model: LsaEmbeddings; bags: { chunks: TermBags; heldOut: TermBags } };
+  /** Search texts of the chunks: a chunk holding a question's sentence verbatim is a copy of its answer. */
   texts?: readonly string[];
-  /**
-   * With a statistical held-out model: the chunks' term bags and the held-out ones (bag `i` of
-   * `heldOut` is chunk `i` with its pseudo-query's sentence taken out, on a vocabulary that
-   * extends the chunks'), so that its vectors need no second tokenization.
-   */
-  bags?: { chunks: TermBags; heldOut: TermBags };
 }
 
 /** Settings of a measurement. */
@@ -70,7 +66,7 @@ export interface MeasureSettings {
   budgetMs: number;
 }
 
-function cosine(a: readonly number[], b: readonly number[]): number {
+function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let dot = 0;
   let na = 0;
   let nb = 0;
@@ -115,10 +111,12 @@ export async function measurePseudoQueries(queries: readonly PseudoQuery[], inpu
   const coverage = createTermCoverage(bm25);
   const dense = vectorIndex !== null && embeddings !== null ? { vectorIndex, embeddings } : null;
   const started = performance.now();
-  const batch = { dimensions: dense?.vectorIndex.dimensions ?? 0, batchSize: settings.batchSize, timeoutMs: settings.timeoutMs };
-  const embedDocuments = (model: EmbeddingsInterface, texts: string[]) => embedHeldOutTexts(model, texts, batch);
-  // Garbage from the embeddings throws here (a checked error the caller turns into the defaults).
-  const heldOutVectors = dense && !inputs.heldOutEmbeddings ? await embedDocuments(dense.embeddings, queries.map((query) => query.heldOut)) : [];
+  // Checked as a build checks its batches: garbage throws here, which the caller turns into the defaults.
+  const heldOutVectors =
+    dense && !inputs.heldOut
+      ? await embedTexts(dense.embeddings, queries.map((query) => query.heldOut), queries.map((query) => chunks[query.chunk]), { embedBatchSize: settings.batchSize, embedTimeoutMs: settings.timeoutMs }, dense.vectorIndex.dimensions)
+      : new Float32Array(0);
+  const rowOf = (i: number) => heldOutVectors.subarray(i * (dense?.vectorIndex.dimensions ?? 0), (i + 1) * (dense?.vectorIndex.dimensions ?? 0));
   const manyFiles = new Set(chunks.map((chunk) => chunk.file)).size > 1;
   const out: PseudoQueryMeasurement[] = [];
   for (const [i, pseudo] of queries.entries()) {
@@ -140,40 +138,29 @@ export async function measurePseudoQueries(queries: readonly PseudoQuery[], inpu
       .map(({ id, score }) => [id, score] as const);
     const l0: LayerScores = { others: l0Others, target: bm25.scoreTerms(queryTerms, heldOutTerms) };
     let l1: LayerScores | null = null;
-    let queryVector: number[] | null = null;
     let targetSimilarity: number | undefined;
     if (dense) {
-      queryVector = await embedQuery(dense.embeddings, pseudo.query, dense.vectorIndex.dimensions, settings.timeoutMs);
+      const queryVector = await embedQuery(dense.embeddings, pseudo.query, dense.vectorIndex.dimensions, settings.timeoutMs);
       const hits = dense.vectorIndex.search(queryVector, settings.k + 1 + COPY_SLACK).filter((hit) => notCopy(hit.id)).slice(0, settings.k + 1);
-      if (inputs.heldOutEmbeddings && inputs.texts) {
-        const model = inputs.heldOutEmbeddings;
+      if (inputs.heldOut) {
+        const { model, bags } = inputs.heldOut;
         const pool = [...new Set([...hits.map((hit) => hit.id), ...l0Others.map(([id]) => id)])];
-        const bags = inputs.bags;
-        const fromBags = model instanceof LsaEmbeddings && bags !== undefined;
-        const poolVectors = fromBags ? pool.map((id) => model.embedBag(bags.chunks.bags[id], bags.heldOut.terms)) : await embedDocuments(model, pool.map((id) => inputs.texts![id]));
+        const poolVectors = pool.map((id) => model.embedBag(bags.chunks.bags[id], bags.heldOut.terms));
         const query = await model.embedQuery(pseudo.query);
-        const target = fromBags ? model.embedBag(bags.heldOut.bags[pseudo.chunk], bags.heldOut.terms) : (await embedDocuments(model, [pseudo.heldOut]))[0];
-        targetSimilarity = cosine(query, target);
+        targetSimilarity = cosine(query, model.embedBag(bags.heldOut.bags[pseudo.chunk], bags.heldOut.terms));
         const others = pool.map((id, j) => [id, cosine(query, poolVectors[j])] as const).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
         l1 = { others: others.slice(0, settings.k), target: targetSimilarity };
       } else {
-        targetSimilarity = cosine(queryVector, heldOutVectors[i]);
+        targetSimilarity = cosine(queryVector, rowOf(i));
         l1 = { others: hits.slice(0, settings.k).map((hit) => [hit.id, hit.similarity] as const), target: targetSimilarity };
       }
     }
     const scores: PseudoQueryScores = { l0, l1 };
     const found = backgroundTop(scores, sameFile, settings.l0Weight, settings.k);
-    const distinct = new Set(queryTerms);
-    let total = 0;
-    let held = 0;
     const heldSet = new Set(heldOutTerms);
-    for (const term of distinct) {
-      total += bm25.idf(term);
-      if (heldSet.has(term)) held += bm25.idf(term);
-    }
     out.push({
       scores,
-      target: { coverage: total > 0 ? held / total : 0, similarity: targetSimilarity },
+      target: { coverage: termCoverage(bm25, queryTerms, (term) => heldSet.has(term)), similarity: targetSimilarity },
       background: found === null ? null : { coverage: coverage(queryTerms, found), similarity: l1?.others.find(([c]) => c === found)?.[1] },
     });
   }

@@ -14,17 +14,9 @@ import { TOKENIZER_VERSION } from "../text/tokenize.js";
 import type { IndexedFile } from "../corpus/load-corpus.js";
 import type { Chunk, SkippedFile } from "../types.js";
 import type { KnowledgeBaseOptions } from "./build-options.js";
-import { calibrateIndex, heldOutBags, MIN_CALIBRATION_CHUNKS } from "../calibration/calibrate-index.js";
+import { calibrateIndex, MIN_CALIBRATION_CHUNKS, planHeldOutFit } from "../calibration/calibrate-index.js";
 import type { CorpusCalibration } from "../calibration/calibration.js";
 import { samplePseudoQueries } from "../calibration/pseudo-queries.js";
-
-/**
- * From this many chunks per pseudo-query (50,000 at the default 200), the embedder's one fit
- * leaves their sentences out instead of a second fit for the calibration. Below it the second
- * fit is cheap, and holding 200 sentences out of the index's own model costs a small corpus
- * real quality (SciFact train, 5,183 documents: L1 nDCG@10 0.647 → 0.640).
- */
-const SHARED_FIT_CHUNKS_PER_QUERY = 250;
 import { embedChunks } from "./embed-chunks.js";
 import { checkFolder, chunkProblem, resolveBuildOptions, withLargeCorpusDefaults } from "./resolve-build-options.js";
 import { fingerprintOf, type IndexHistory, type IndexSettings } from "./manifest.js";
@@ -118,18 +110,13 @@ export class KnowledgeBase implements RetrievalSource {
     const bm25 = Bm25Stats.fromBags(bags, bm25Options);
     progress({ phase: "keyword", done: chunks.length, total: chunks.length });
     const pseudoQueries = resolved.calibration.pseudoQueries > 0 && chunks.length >= MIN_CALIBRATION_CHUNKS ? samplePseudoQueries(texts, resolved.calibration.pseudoQueries, resolved.calibration.seed) : [];
-    // The statistical embedder that calibrates must not have learnt the pseudo-queries' sentences:
-    // a second model is fitted without them, except in a very large corpus, whose one model
-    // leaves them out (its fit samples 20,000 documents, so a second fit would cost the most).
-    const lsa = options.embeddings === undefined && pseudoQueries.length > 0 ? heldOutBags(bags, pseudoQueries) : undefined;
-    const shareFit = lsa !== undefined && chunks.length >= SHARED_FIT_CHUNKS_PER_QUERY * pseudoQueries.length;
-    const { embeddings, vectorIndex, embedder } = await embedChunks(chunks, texts, { ...options, ...resolved }, bags, shareFit ? lsa : undefined);
-    const heldOutEmbeddings = lsa === undefined || embeddings === null ? undefined : shareFit ? embeddings : LsaEmbeddings.fitBags(lsa, options.lsa);
-    const calibration = await calibrateIndex(
-      pseudoQueries,
-      { chunks, texts, bm25, vectorIndex, embeddings, heldOutEmbeddings, timeoutMs: resolved.embedTimeoutMs, batchSize: resolved.embedBatchSize, ...(lsa ? { bags: { chunks: bags, heldOut: lsa } } : {}) },
-      resolved.calibration,
-    );
+    // The statistical embedder that calibrates must not have learnt the pseudo-queries' sentences.
+    const held = planHeldOutFit(bags, pseudoQueries, options.embeddings === undefined);
+    const { embeddings, vectorIndex, embedder } = await embedChunks(chunks, texts, { ...options, ...resolved }, bags, held?.shareFit ? held.bags : undefined);
+    const model = held === null || !(embeddings instanceof LsaEmbeddings) ? null : held.shareFit ? embeddings : LsaEmbeddings.fitBags(held.bags, options.lsa);
+    const heldOut = model && held ? { model, bags: { chunks: bags, heldOut: held.bags } } : undefined;
+    const limits = { timeoutMs: resolved.embedTimeoutMs, batchSize: resolved.embedBatchSize };
+    const calibration = await calibrateIndex(pseudoQueries, { chunks, texts, bm25, vectorIndex, embeddings, ...(heldOut ? { heldOut } : {}), ...limits }, resolved.calibration);
     const { efSearch: _efSearch, ...hnsw } = resolved.hnsw;
     const settings: IndexSettings = { tokenizerVersion: TOKENIZER_VERSION, bm25: bm25Options, hnsw, embedder };
     return new KnowledgeBase({

@@ -9,14 +9,17 @@ export type TermCoverage = (queryTerms: readonly string[], chunkId: number) => n
  * which is what separates "the corpus does not cover this" from a loose paraphrase.
  */
 export function createTermCoverage(bm25: Bm25Stats): TermCoverage {
-  return (queryTerms, chunkId) => {
-    let total = 0;
-    let found = 0;
-    for (const term of new Set(queryTerms)) {
-      const weight = bm25.idf(term);
-      total += weight;
-      if (bm25.contains(chunkId, term)) found += weight;
-    }
-    return total > 0 ? found / total : 0;
-  };
+  return (queryTerms, chunkId) => termCoverage(bm25, queryTerms, (term) => bm25.contains(chunkId, term));
+}
+
+/** {@link createTermCoverage}'s share for any text: `holds` says which terms it has. */
+export function termCoverage(bm25: Pick<Bm25Stats, "idf">, queryTerms: readonly string[], holds: (term: string) => boolean): number {
+  let total = 0;
+  let found = 0;
+  for (const term of new Set(queryTerms)) {
+    const weight = bm25.idf(term);
+    total += weight;
+    if (holds(term)) found += weight;
+  }
+  return total > 0 ? found / total : 0;
 }
