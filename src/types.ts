@@ -38,6 +38,8 @@ export interface EvidenceBlock {
   source: string;
   title?: string;
   breadcrumb?: string[];
+  /** The domain of the block's document (frontmatter `domain` or `category`), when it has one. */
+  domain?: string;
   retrievalLayer: EvidenceLayer;
   content: string;
   /** Why this block was found, each prefixed by its layer: `L0:keyword:refund`, `L1:similarity:0.82`. */

@@ -20,6 +20,7 @@ export function candidatesToEvidence(candidates: readonly Candidate[], layer: "L
     source: chunk.source,
     ...(chunk.title !== undefined ? { title: chunk.title } : {}),
     ...(chunk.breadcrumb.length > 0 ? { breadcrumb: chunk.breadcrumb } : {}),
+    ...(chunk.meta.domain !== undefined ? { domain: chunk.meta.domain } : {}),
     retrievalLayer: layer,
     content: chunk.content,
     hitReasons,

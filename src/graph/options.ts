@@ -91,7 +91,17 @@ export interface RetrievalOptions {
   };
 }
 
-/** Name of the tool, as the model sees it and as the trace records it. */
+/** Options of `createRetrievalGraph`: the retrieval options and the name its trace lines carry. */
+export interface RetrievalGraphOptions extends RetrievalOptions {
+  /**
+   * The trace's `tool_name` on the graph's lines, to tell several graphs (or a graph and a tool)
+   * apart in one trace file. 1-64 letters, digits, `_` or `-`; anything else throws `INVALID_OPTION`.
+   * @default "lookup_knowledge"
+   */
+  name?: string;
+}
+
+/** Default name of the tool, as the model sees it and as the trace records it. */
 export const TOOL_NAME = "lookup_knowledge";
 /** Default trace file. */
 export const DEFAULT_TRACE_PATH = "traces/tool_invocation.jsonl";

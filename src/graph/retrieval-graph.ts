@@ -5,7 +5,8 @@ import { createFinalizeNode } from "./nodes/finalize-node.js";
 import { l0FallbackNode, mergeEvidenceNode } from "./nodes/evidence-nodes.js";
 import { createL0HintsNode } from "./nodes/l0-hints-node.js";
 import { createL1SearchNode } from "./nodes/l1-search-node.js";
-import { DEFAULT_TRACE_PATH, TOOL_NAME, type RetrievalOptions, type RetrievalSource } from "./options.js";
+import { resolveToolName } from "../tool/tool-name.js";
+import { DEFAULT_TRACE_PATH, TOOL_NAME, type RetrievalGraphOptions, type RetrievalOptions, type RetrievalSource } from "./options.js";
 import { checkRetrievalSource, resolveRetrievalOptions, type RetrievalSettings } from "./resolve-options.js";
 import { routeAfterL1 } from "./routes.js";
 import { RetrievalState } from "./state.js";
@@ -36,8 +37,11 @@ export async function closeOwnedTraceSink(trace: ResolvedTraceSink): Promise<voi
   }
 }
 
-/** Wires the nodes for settings already resolved and checked (what both public factories share). */
-export function buildRetrievalGraph(kb: RetrievalSource, settings: RetrievalSettings, traceSink: TraceSink | null) {
+/**
+ * Wires the nodes for settings already resolved and checked (what the public factories share);
+ * `toolName` is the trace's `tool_name`.
+ */
+export function buildRetrievalGraph(kb: RetrievalSource, settings: RetrievalSettings, traceSink: TraceSink | null, toolName: string = TOOL_NAME) {
   return new StateGraph(RetrievalState)
     .addNode("l0_hints", createL0HintsNode({ l0: settings.l0.enabled ? kb.l0 : null, k: settings.l0.k, maxLimit: settings.maxLimit }))
     .addNode("l1_search", createL1SearchNode({ l1: kb.l1, ...settings.l1 }))
@@ -45,7 +49,7 @@ export function buildRetrievalGraph(kb: RetrievalSource, settings: RetrievalSett
     .addNode("l0_fallback", l0FallbackNode)
     .addNode(
       "finalize",
-      createFinalizeNode({ l0Weight: settings.fusion.l0Weight, traceSink, toolName: TOOL_NAME, corpusFingerprint: kb.fingerprint, relevance: settings.relevance, evidence: settings.evidence }),
+      createFinalizeNode({ l0Weight: settings.fusion.l0Weight, traceSink, toolName, corpusFingerprint: kb.fingerprint, relevance: settings.relevance, evidence: settings.evidence }),
     )
     .addEdge(START, "l0_hints")
     .addEdge("l0_hints", "l1_search")
@@ -72,19 +76,21 @@ export interface RetrievalGraphExtras {
  * `l0_fallback`) → `finalize`. Add it to a parent graph as a node, or invoke it with
  * `{ query, domain?, limit? }` (checked with the tool's schema); the lookup's artifact, with its
  * stage `timings`, is in the output's `result`. Options are resolved and the graph compiled
- * here, once; `close()` releases the trace file.
- * @throws LookupKnowledgeError `INVALID_OPTION` for a missing knowledge base or an option out of range.
+ * here, once; `close()` releases the trace file. Its trace lines carry `name` as `tool_name`.
+ * @throws LookupKnowledgeError `INVALID_OPTION` for a missing knowledge base, a bad name or an option out of range.
  * @example
  * const kb = await KnowledgeBase.build({ corpusDir: "corpus" });
  * const graph = createRetrievalGraph({ knowledgeBase: kb, tracePath: null });
  * const { result } = await graph.invoke({ query: "How do I roll back a release?" });
  */
-export function createRetrievalGraph(options: RetrievalOptions) {
-  const settings = resolveRetrievalOptions(options, (options as Partial<RetrievalOptions> | null | undefined)?.knowledgeBase);
+export function createRetrievalGraph(options: RetrievalGraphOptions) {
+  const readable = options as Partial<RetrievalGraphOptions & { name: unknown }> | null | undefined;
+  const settings = resolveRetrievalOptions(options, readable?.knowledgeBase);
+  const name = resolveToolName(readable?.name, TOOL_NAME);
   const kb = checkRetrievalSource(options.knowledgeBase);
   const trace = resolveTraceSink(options);
   const extras: RetrievalGraphExtras = { close: () => closeOwnedTraceSink(trace) };
-  return Object.assign(buildRetrievalGraph(kb, settings, trace.sink), extras);
+  return Object.assign(buildRetrievalGraph(kb, settings, trace.sink, name), extras);
 }
 
 /** The compiled retrieval subgraph. */

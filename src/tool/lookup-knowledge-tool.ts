@@ -1,21 +1,28 @@
 import { tool } from "@langchain/core/tools";
-import { randomUUID } from "node:crypto";
-import { buildRetrievalGraph, closeOwnedTraceSink, resolveTraceSink } from "../graph/retrieval-graph.js";
+import { LookupKnowledgeError } from "../errors.js";
 import { TOOL_NAME, type RetrievalOptions } from "../graph/options.js";
-import { checkRetrievalSource, resolveRetrievalOptions } from "../graph/resolve-options.js";
-import type { TraceSink } from "../trace/jsonl-trace-sink.js";
-import { toErrorRecord } from "../trace/trace-record.js";
 import type { LookupResult } from "../types.js";
+import { knownDomains } from "./domain-labels.js";
 import { formatEvidence } from "./format-evidence.js";
+import { createLookupRunner, normalizeDomain } from "./lookup-runner.js";
 import { createLookupKnowledgeSchema, DEFAULT_LIMIT } from "./schema.js";
+import { describeLookupKnowledge } from "./tool-description.js";
 
-/** Options of {@link createLookupKnowledgeTool}: the retrieval options. */
-export type LookupKnowledgeToolOptions = RetrievalOptions;
-
-const DESCRIPTION =
-  "Look up the company knowledge base (runbooks, policies, procedures) and return quoted evidence blocks with their sources. " +
-  "Use it before answering questions about internal operations; cite the `source` of the blocks you rely on. " +
-  "If it returns NO EVIDENCE or low relevance, say the knowledge base does not cover the question.";
+/** Options of {@link createLookupKnowledgeTool}: the retrieval options, the tool's name and description. */
+export interface LookupKnowledgeToolOptions extends RetrievalOptions {
+  /**
+   * The name the model calls the tool by, and the trace's `tool_name` on every line (success and
+   * error): give each tool of an agent its own, e.g. one per knowledge base. 1-64 letters,
+   * digits, `_` or `-` (what providers accept); anything else throws `INVALID_OPTION`.
+   * @default "lookup_knowledge"
+   */
+  name?: string;
+  /**
+   * What the model is told the tool is for. Say what the base covers and when to use it.
+   * @default describeLookupKnowledge(knowledgeBase.domains): names up to 20 of the base's domains and how to use the answer
+   */
+  description?: string;
+}
 
 /** What {@link createLookupKnowledgeTool} adds to the tool. */
 export interface LookupKnowledgeToolExtras {
@@ -28,52 +35,40 @@ export interface LookupKnowledgeToolExtras {
   close(): Promise<void>;
 }
 
-/** Appends the error line of a failed lookup; the lookup's own error is what the caller needs, so a failing sink is ignored. */
-async function traceFailure(sink: TraceSink | null, record: object): Promise<void> {
-  try {
-    await sink?.append(record);
-  } catch {
-    // The lookup's error is rethrown by the caller.
-  }
+/** The `description` option, undefined for the default. @throws LookupKnowledgeError `INVALID_OPTION` for anything but a non-blank string. */
+function checkDescription(description: unknown): string | undefined {
+  if (description === undefined || (typeof description === "string" && description.trim().length > 0)) return description;
+  throw new LookupKnowledgeError("INVALID_OPTION", `option description must be a non-empty string telling the model what the tool searches, got ${typeof description === "string" ? "a blank string" : typeof description}. Leave it out for the default.`);
 }
 
 /**
- * Creates the `lookup_knowledge` tool. Options are resolved, the schema made and the retrieval
- * graph compiled once, here; each call runs the graph, returns the evidence text for the model
- * and the full {@link LookupResult} (with its stage `timings`) as the artifact, and appends one
- * trace line through a trace file kept open between calls (`close()` releases it).
+ * Creates the `lookup_knowledge` tool (or one of another `name`). Options are resolved, the
+ * schema made (the base's domains offered in its `domain` field) and the retrieval graph compiled
+ * once, here; each call runs the graph, returns the evidence text for the model and the full
+ * {@link LookupResult} (with its stage `timings`) as the artifact, and appends one trace line
+ * through a trace file kept open between calls (`close()` releases it).
+ * @throws LookupKnowledgeError `INVALID_OPTION` for a bad name, description or retrieval option.
  * @example
  * const kb = await KnowledgeBase.load(".index");
- * const lookup = createLookupKnowledgeTool({ knowledgeBase: kb });
+ * const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, name: "lookup_billing_docs" });
  * const agent = createAgent({ model, tools: [lookup] });
  * // ...when done with it:
  * await lookup.close();
  */
 export function createLookupKnowledgeTool(options: LookupKnowledgeToolOptions) {
-  const settings = resolveRetrievalOptions(options, (options as Partial<RetrievalOptions> | null | undefined)?.knowledgeBase);
-  const kb = checkRetrievalSource(options.knowledgeBase);
-  // One sink for the graph's trace lines and the tool's error lines.
-  const trace = resolveTraceSink(options);
-  const graph = buildRetrievalGraph(kb, settings, trace.sink);
-  const defaultLimit = Math.min(DEFAULT_LIMIT, settings.maxLimit);
+  const custom = checkDescription((options as Partial<LookupKnowledgeToolOptions> | null | undefined)?.description);
+  const runner = createLookupRunner(options, TOOL_NAME);
+  const domains = knownDomains(runner.source.domains);
+  const description = custom ?? describeLookupKnowledge(domains);
+  const defaultLimit = Math.min(DEFAULT_LIMIT, runner.settings.maxLimit);
 
   const lookup = tool(
     async (input, config): Promise<[string, LookupResult]> => {
-      const invocationId = randomUUID();
-      const startedAt = Date.now();
-      const request = { query: input.query, domain: input.domain?.trim().toLowerCase() || null, limit: input.limit ?? defaultLimit };
-      try {
-        const state = await graph.invoke({ ...request, invocationId, startedAt }, config);
-        if (state.result === null) throw new Error("the retrieval graph finished without a result");
-        return [formatEvidence(state.result, { knownDomains: kb.domains }), state.result];
-      } catch (error) {
-        const context = { toolName: TOOL_NAME, startedAt, durationMs: Date.now() - startedAt, input: request, corpusFingerprint: kb.fingerprint };
-        await traceFailure(trace.sink, toErrorRecord(invocationId, context, error));
-        throw error;
-      }
+      const result = await runner.run({ query: input.query, domain: normalizeDomain(input.domain), limit: input.limit ?? defaultLimit }, config);
+      return [formatEvidence(result, { knownDomains: domains }), result];
     },
-    { name: TOOL_NAME, description: DESCRIPTION, schema: createLookupKnowledgeSchema(settings.maxLimit), responseFormat: "content_and_artifact" },
+    { name: runner.name, description, schema: createLookupKnowledgeSchema(runner.settings.maxLimit, { domains }), responseFormat: "content_and_artifact" },
   );
-  const extras: LookupKnowledgeToolExtras = { close: () => closeOwnedTraceSink(trace) };
+  const extras: LookupKnowledgeToolExtras = { close: () => runner.close() };
   return Object.assign(lookup, extras);
 }

@@ -1,33 +1,51 @@
 import { z } from "zod";
+import { enumDomains, listDomains } from "./domain-labels.js";
 
 /** Default number of evidence blocks. */
 export const DEFAULT_LIMIT = 5;
 /** Largest `limit` a lookup may ask for unless `maxLimit` says otherwise. */
 export const DEFAULT_MAX_LIMIT = 20;
 
+/** Options of {@link createLookupKnowledgeSchema}. */
+export interface LookupKnowledgeSchemaOptions {
+  /**
+   * The knowledge base's domains (`KnowledgeBase.domains`), offered to the model: up to 50 short
+   * lower-case names become the `domain` field's enum; otherwise up to 20 of them, cleaned, are
+   * listed in its description.
+   * @default none: `domain` is any string of 1-100 characters
+   */
+  domains?: readonly string[];
+}
+
+const LEAVE_OUT = "Leave out unless the user names the area.";
+
+function domainField(domains: readonly string[]) {
+  const values = enumDomains(domains);
+  if (values !== null) return z.enum(values).optional().describe(`Restrict the search to one knowledge-base domain. ${LEAVE_OUT}`);
+  const listed = listDomains(domains);
+  const known = listed.length > 0 ? `; known domains: ${listed}.` : " (e.g. 'billing').";
+  return z.string().min(1).max(100).optional().describe(`Restrict the search to one knowledge-base domain${known} ${LEAVE_OUT}`);
+}
+
 /**
- * The input schema of `lookup_knowledge`, written for the model, for a given largest `limit`.
+ * The input schema of `lookup_knowledge`, written for the model, for a given largest `limit` and
+ * the base's domains.
  * @example
- * const schema = createLookupKnowledgeSchema(50);
+ * const schema = createLookupKnowledgeSchema(50, { domains: kb.domains });
  */
-export function createLookupKnowledgeSchema(maxLimit: number = DEFAULT_MAX_LIMIT) {
+export function createLookupKnowledgeSchema(maxLimit: number = DEFAULT_MAX_LIMIT, options: LookupKnowledgeSchemaOptions = {}) {
   return z.object({
     query: z
       .string()
       .min(1)
       .max(1000)
       .describe("What to look up, as a natural-language question or keywords, e.g. 'how do I roll back a canary release'."),
-    domain: z
-      .string()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe("Restrict the search to one knowledge-base domain (e.g. 'billing'). Leave out unless the user names the area."),
+    domain: domainField(options.domains ?? []) as z.ZodOptional<z.ZodType<string>>,
     limit: z.number().int().min(1).max(maxLimit).optional().describe(`Maximum evidence blocks to return, 1-${maxLimit}. Defaults to ${Math.min(DEFAULT_LIMIT, maxLimit)}.`),
   });
 }
 
-/** Input schema of `lookup_knowledge` with the default largest `limit` (20). */
+/** Input schema of `lookup_knowledge` with the default largest `limit` (20) and no known domains. */
 export const lookupKnowledgeSchema = createLookupKnowledgeSchema();
 
 /** Parsed input of `lookup_knowledge`. */

@@ -168,7 +168,7 @@ describe("hint domains as the spec defines them: the domain of every matched ent
   });
 
   it("lets a forced domain win over two hinted domains", async () => {
-    const { result, details } = await lookupTraced(kb, { query: "refund", domain: "Billing" });
+    const { result, details } = await lookupTraced(kb, { query: "refund", domain: "billing" });
 
     expect(result.domainFilter).toBe("billing");
     expect(details.l1.domain_filter).toBe("billing");

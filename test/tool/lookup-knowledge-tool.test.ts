@@ -159,13 +159,25 @@ describe("createLookupKnowledgeTool", () => {
     });
 
     it("lists the known domains when the forced domain does not exist", async () => {
-      const lookup = createLookupKnowledgeTool({ knowledgeBase: sourceWith([], [], ["billing", "it"]), tracePath: null });
+      // A domain with an upper-case letter cannot be offered as an enum value, so the schema takes any domain.
+      const lookup = createLookupKnowledgeTool({ knowledgeBase: sourceWith([], [], ["billing", "it", "Ops"]), tracePath: null });
 
       const content = contentOf(await invokeForMessage(lookup, { query: "refund", domain: "Marketing" }));
 
       expect(content).toContain("NO EVIDENCE");
       expect(content).toContain('The domain "marketing" does not exist');
-      expect(content).toContain("known domains: billing, it");
+      expect(content).toContain("known domains: billing, it, Ops");
+    });
+
+    it("rejects a domain outside the schema's enum before any lookup", async () => {
+      const l0 = new FakeL0Searcher();
+      const lookup = createLookupKnowledgeTool({ knowledgeBase: fakeSource({ l0, domains: ["billing", "it"] }), tracePath: null });
+
+      const outcome = lookup.invoke(toolCall({ query: "refund", domain: "marketing" }));
+
+      await expect(outcome).rejects.toBeInstanceOf(ToolInputParsingException);
+      await expect(outcome).rejects.toThrow(/expected one of "billing"\|"it"[\s\S]*→ at domain\b/);
+      expect(l0.calls).toHaveLength(0);
     });
   });
 
