@@ -29,7 +29,13 @@ export type LookupKnowledgeErrorCode =
   /** A lookup's input (query, domain, limit) is invalid. */
   | "INVALID_INPUT"
   /** A BEIR-format dataset folder cannot be read. */
-  | "DATASET_INVALID";
+  | "DATASET_INVALID"
+  /** The vector store that holds L1 threw or answered something unusable. */
+  | "VECTOR_STORE_FAILED"
+  /** The vector store that holds L1 did not answer in time. */
+  | "VECTOR_STORE_TIMEOUT"
+  /** The index keeps L1 in a vector store that was not passed to `load`, or another one was. */
+  | "VECTOR_STORE_REQUIRED";
 
 /**
  * The one error type of this package. `code` is stable for programs; the message says what is

@@ -36,3 +36,18 @@ export type {
   RetrievalLayer,
   SkippedFile,
 } from "./types.js";
+export type { L1Searcher, L1SearchOptions } from "./l1/l1-search.js";
+export type { L0Searcher } from "./l0/l0-search.js";
+export { createVectorStoreL1Searcher, type VectorStoreL1Deps } from "./l1/vector-store/vector-store-l1.js";
+export type { VectorStoreDialect, VectorStoreTarget } from "./l1/vector-store/vector-store-dialect.js";
+export { pgvectorDialect } from "./l1/vector-store/pgvector-dialect.js";
+export { memoryDialect } from "./l1/vector-store/memory-dialect.js";
+export { rowIdOf, type VectorStoreL1Option } from "./knowledge-base/vector-store-rows.js";
+export type { LoadOptions } from "./knowledge-base/load-generation.js";
+export type { LookupKnowledgeSchemaOptions } from "./tool/schema.js";
+export { describeLookupKnowledge } from "./tool/tool-description.js";
+export { TOOL_NAME_PATTERN } from "./tool/tool-name.js";
+export type { RetrievalGraphOptions } from "./graph/options.js";
+export { createKnowledgeRetriever, DEFAULT_RETRIEVER_NAME, KnowledgeBaseRetriever, type KnowledgeRetrieverOptions } from "./retriever/knowledge-retriever.js";
+export { evidenceToDocuments, type KnowledgeDocumentMetadata } from "./retriever/evidence-documents.js";
+export { connectPgVectorStore, type PgVectorConnectOptions } from "./l1/vector-store/connect-pgvector.js";

@@ -7,17 +7,20 @@ import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
 import type { IndexChanges } from "../knowledge-base/update-index.js";
 import { DEFAULT_CORPUS_DIR, DEFAULT_INDEX_DIR } from "./defaults.js";
 import { createProgressBar } from "./progress.js";
+import { openCliVectorStore, PGVECTOR_FLAGS } from "./pgvector-flags.js";
+import type { VectorStoreL1Option } from "../knowledge-base/vector-store-rows.js";
 
 /** Builds both indexes from a corpus folder and saves them; returns the knowledge base. */
-export async function buildAndSave(corpusDir: string, outDir: string, log: (line: string) => void): Promise<KnowledgeBase> {
+export async function buildAndSave(corpusDir: string, outDir: string, log: (line: string) => void, vectorStore?: VectorStoreL1Option): Promise<KnowledgeBase> {
   const bar = createProgressBar();
   const started = performance.now();
   const warn = (message: string) => (bar.done(), log(message));
-  const kb = await KnowledgeBase.build({ corpusDir, onProgress: bar.update, onWarning: warn });
+  const kb = await KnowledgeBase.build({ corpusDir, onProgress: bar.update, onWarning: warn, ...(vectorStore ? { vectorStore } : {}) });
   await kb.save(outDir, { onProgress: bar.update, onWarning: warn });
   bar.done();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  log(`Indexed ${kb.chunks.length} chunks from ${corpusDir} (${kb.domains.length} domains, ${kb.skipped.length} files skipped) into ${outDir} in ${seconds} s; fingerprint ${kb.fingerprint}.`);
+  const where = vectorStore ? `; L1 rows in ${vectorStore.dialect.name}` : "";
+  log(`Indexed ${kb.chunks.length} chunks from ${corpusDir} (${kb.domains.length} domains, ${kb.skipped.length} files skipped) into ${outDir}${where} in ${seconds} s; fingerprint ${kb.fingerprint}.`);
   log(describeCalibration(kb.calibration));
   return kb;
 }
@@ -26,18 +29,19 @@ function describeChanges(changes: IndexChanges): string {
   const files = `${changes.addedFiles.length} added, ${changes.changedFiles.length} changed, ${changes.removedFiles.length} removed, ${changes.unchangedFiles} unchanged files`;
   const chunks = `${changes.chunksAdded} chunks embedded, ${changes.chunksRemoved} removed, ${changes.chunksKept} kept`;
   const lsa = changes.lsa === "not-used" ? "" : `; embedder ${changes.lsa}${changes.lsaReason ? ` (${changes.lsaReason})` : ""}`;
-  return `${files}; ${chunks}; vectors ${changes.vectors}${lsa}`;
+  const rows = changes.storeRows ? `; store rows ${changes.storeRows.written} written, ${changes.storeRows.deleted} deleted` : "";
+  return `${files}; ${chunks}; vectors ${changes.vectors}${lsa}${rows}`;
 }
 
 /**
  * Updates the index in `outDir` from `corpusDir` in place of a rebuild, when it is an index built
  * from a corpus folder; returns null when there is none to update (the caller then builds).
  */
-export async function updateAndSave(corpusDir: string, outDir: string, log: (line: string) => void): Promise<KnowledgeBase | null> {
+export async function updateAndSave(corpusDir: string, outDir: string, log: (line: string) => void, vectorStore?: VectorStoreL1Option): Promise<KnowledgeBase | null> {
   if (!existsSync(join(outDir, "manifest.json"))) return null;
   let previous: KnowledgeBase;
   try {
-    previous = await KnowledgeBase.load(outDir);
+    previous = await KnowledgeBase.load(outDir, vectorStore ? { vectorStore } : {});
   } catch (error) {
     if (!(error instanceof LookupKnowledgeError)) throw error;
     log(`lookup-knowledge: rebuilding the index in ${outDir}: ${error.message}`);
@@ -74,11 +78,16 @@ export async function updateAndSave(corpusDir: string, outDir: string, log: (lin
 export async function indexCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { corpus: { type: "string", default: DEFAULT_CORPUS_DIR }, out: { type: "string", default: DEFAULT_INDEX_DIR }, full: { type: "boolean", default: false } },
+    options: { corpus: { type: "string", default: DEFAULT_CORPUS_DIR }, out: { type: "string", default: DEFAULT_INDEX_DIR }, full: { type: "boolean", default: false }, ...PGVECTOR_FLAGS },
     strict: true,
   });
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  if (!values.full && (await updateAndSave(values.corpus, values.out, log)) !== null) return 0;
-  await buildAndSave(values.corpus, values.out, log);
-  return 0;
+  const store = await openCliVectorStore(values);
+  try {
+    if (!values.full && (await updateAndSave(values.corpus, values.out, log, store.vectorStore)) !== null) return 0;
+    await buildAndSave(values.corpus, values.out, log, store.vectorStore);
+    return 0;
+  } finally {
+    await store.close();
+  }
 }

@@ -4,8 +4,11 @@ import { indexCommand } from "./index-command.js";
 import { queryCommand } from "./query-command.js";
 
 const USAGE = `Usage:
-  lookup-knowledge index [--corpus DIR] [--out DIR] [--full]
-  lookup-knowledge query "<question>" [--domain D] [--limit N] [--json] [--index DIR] [--corpus DIR]
+  lookup-knowledge index [--corpus DIR] [--out DIR] [--full] [--pgvector URL [--pgvector-table NAME]]
+  lookup-knowledge query "<question>" [--domain D] [--limit N] [--json] [--index DIR] [--corpus DIR] [--pgvector URL [--pgvector-table NAME]]
+
+  --pgvector URL keeps L1 in Postgres/pgvector (also read from LOOKUP_KNOWLEDGE_PGVECTOR_URL); it needs
+  the optional packages @langchain/community and pg.
   lookup-knowledge eval --dataset DIR [--split NAME] [--variants L0,L1,L0+L1] [--out DIR] [--l0-weight W]
 `;
 

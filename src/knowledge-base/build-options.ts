@@ -4,6 +4,7 @@ import type { Bm25Options } from "../l0/bm25.js";
 import type { LsaEmbeddingsOptions } from "../l1/embeddings/index.js";
 import type { VectorIndexOptions } from "../l1/vector-index.js";
 import type { CalibrationOptions } from "../calibration/calibrate-index.js";
+import type { VectorStoreL1Option } from "./vector-store-rows.js";
 
 /** A step of index building, for progress bars. */
 export interface BuildProgress {
@@ -19,6 +20,15 @@ export interface KnowledgeBaseOptions {
    * `null`: no L1 (an L0-only base); otherwise any LangChain embeddings.
    */
   embeddings?: EmbeddingsInterface | null;
+  /**
+   * Keep L1 in a LangChain vector store instead of the in-process HNSW graph (Postgres/pgvector,
+   * or any store with a dialect): the build writes one row per chunk (deleting the rows it wrote
+   * before), updates write and delete only what changed, the manifest records the store, and
+   * `KnowledgeBase.load(dir, { vectorStore })` reconnects to it. The graph is still built and
+   * saved, as the source of the rows' vectors. See README, "L1 in a vector database".
+   * @default none: L1 is the HNSW graph
+   */
+  vectorStore?: VectorStoreL1Option;
   /** Settings of the statistical default embedder. */
   lsa?: LsaEmbeddingsOptions;
   /** BM25 parameters of L0 ranking. @default { k1: 0.9, b: 0.4 } */

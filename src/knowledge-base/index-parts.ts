@@ -6,6 +6,13 @@ import type { VectorIndex } from "../l1/vector-index.js";
 import type { Chunk, SkippedFile } from "../types.js";
 import type { IndexHistory, IndexSettings } from "./manifest.js";
 import type { CorpusCalibration } from "../calibration/calibration.js";
+import type { VectorStoreTarget } from "../l1/vector-store/vector-store-dialect.js";
+import type { VectorStoreL1Option } from "./vector-store-rows.js";
+
+/** The vector store that holds L1, and where in it (as the manifest records it). */
+export interface VectorStorePart extends VectorStoreL1Option {
+  target: VectorStoreTarget;
+}
 
 /** Everything a knowledge base is made of: what a save writes and a load restores. */
 export interface IndexParts {
@@ -22,6 +29,11 @@ export interface IndexParts {
   history: IndexHistory;
   /** Fusion weight and relevance thresholds calibrated by the last full build; kept by updates. */
   calibration: CorpusCalibration;
+  /**
+   * The vector store L1 searches instead of the HNSW graph; null for HNSW. The graph, when present,
+   * is then kept only as the source of the vectors an update writes.
+   */
+  vectorStore: VectorStorePart | null;
   /** {@link fingerprintOf} the chunks and settings: computed by a build or update, read from the manifest by a load. */
   fingerprint: string;
 }

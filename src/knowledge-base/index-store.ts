@@ -4,7 +4,7 @@ import { LSA_MODEL_FILE, LSA_PROJECTION_FILE, LsaEmbeddings } from "../l1/embedd
 import { readManifest, readWholeFile, type ReadBytes } from "./index-files.js";
 import { INDEX_FILES } from "./index-layout.js";
 import type { IndexParts } from "./index-parts.js";
-import { loadGeneration } from "./load-generation.js";
+import { loadGeneration, type LoadOptions } from "./load-generation.js";
 import { INDEX_FORMAT_VERSION } from "./manifest.js";
 import type { SaveOptions } from "./save-options.js";
 import { encodeChunkMeta } from "./chunk-meta-codec.js";
@@ -64,6 +64,7 @@ export async function saveIndexParts(dir: string, parts: IndexParts, info: { fin
       settings: parts.settings,
       history: parts.history,
       calibration: parts.calibration,
+      ...(parts.vectorStore ? { vectorStore: { dialect: parts.vectorStore.dialect.name, target: { ...parts.vectorStore.target } } } : {}),
       checksums,
     }),
     options,
@@ -79,7 +80,7 @@ const MAX_LOAD_ATTEMPTS = 5;
  * because the manifest changed meanwhile), the manifest is read again and the load starts over,
  * up to {@link MAX_LOAD_ATTEMPTS} times.
  */
-export async function loadIndexParts(dir: string, options: { embeddings?: EmbeddingsInterface }, deps: LoadDeps = {}): Promise<IndexParts> {
+export async function loadIndexParts(dir: string, options: LoadOptions, deps: LoadDeps = {}): Promise<IndexParts> {
   const read = deps.readFile ?? readWholeFile;
   let current = await readManifest(dir);
   for (let attempt = 1; ; attempt++) {

@@ -23,6 +23,10 @@ import { fingerprintOf, type IndexHistory, type IndexSettings } from "./manifest
 import { updateIndexParts, type IndexChanges, type UpdateOptions } from "./update-index.js";
 import { loadIndexParts, saveIndexParts, type IndexParts } from "./index-store.js";
 import type { SaveOptions } from "./save-options.js";
+import type { LoadOptions } from "./load-generation.js";
+import { storeSearcherOf, writeBuildRows } from "./vector-store-l1-parts.js";
+import { checkVectorStoreOption } from "./vector-store-rows.js";
+import { createKnowledgeRetriever, type KnowledgeBaseRetriever, type KnowledgeRetrieverOptions } from "../retriever/knowledge-retriever.js";
 
 /**
  * A Markdown knowledge base indexed for both layers: FlexSearch + BM25 (L0) and an HNSW graph of
@@ -66,7 +70,7 @@ export class KnowledgeBase implements RetrievalSource {
     this.domains = [...domains].sort();
     this.l0 = createL0Searcher(parts);
     const { chunks, embeddings, vectorIndex } = parts;
-    this.l1 = embeddings === null ? null : vectorIndex === null ? { search: async () => [] } : createL1Searcher({ chunks, vectorIndex, embeddings, coverage: createTermCoverage(parts.bm25) });
+    this.l1 = storeSearcherOf(parts) ?? (embeddings === null ? null : vectorIndex === null ? { search: async () => [] } : createL1Searcher({ chunks, vectorIndex, embeddings, coverage: createTermCoverage(parts.bm25) }));
   }
 
   /**
@@ -92,6 +96,7 @@ export class KnowledgeBase implements RetrievalSource {
   ): Promise<KnowledgeBase> {
     const progress = options.onProgress ?? (() => {});
     const resolved = withLargeCorpusDefaults(resolveBuildOptions(options), options, chunks.length);
+    const store = options.vectorStore === undefined ? null : checkVectorStoreOption(options.vectorStore, options.embeddings);
     if (!Array.isArray(chunks)) throw new LookupKnowledgeError("INVALID_OPTION", "fromChunks needs an array of chunks.");
     const seen = new Set<string>();
     for (const [i, chunk] of chunks.entries()) {
@@ -119,7 +124,7 @@ export class KnowledgeBase implements RetrievalSource {
     const calibration = await calibrateIndex(pseudoQueries, { chunks, texts, bm25, vectorIndex, embeddings, ...(heldOut ? { heldOut } : {}), ...limits }, resolved.calibration);
     const { efSearch: _efSearch, ...hnsw } = resolved.hnsw;
     const settings: IndexSettings = { tokenizerVersion: TOKENIZER_VERSION, bm25: bm25Options, hnsw, embedder };
-    return new KnowledgeBase({
+    const parts = {
       chunks,
       fingerprint: fingerprintOf(chunks, settings),
       skipped: origin.skipped ?? [],
@@ -130,9 +135,11 @@ export class KnowledgeBase implements RetrievalSource {
       embeddings,
       vectorIndex,
       settings,
-      history: { mode: "full", lsa: embeddings instanceof LsaEmbeddings ? "fitted" : null, changedSinceFit: 0 },
+      history: { mode: "full", lsa: embeddings instanceof LsaEmbeddings ? "fitted" : null, changedSinceFit: 0 } satisfies IndexHistory,
       calibration,
-    });
+    };
+    const vectorStore = store === null ? null : await writeBuildRows(parts, store, resolved);
+    return new KnowledgeBase({ ...parts, vectorStore });
   }
 
   /**
@@ -174,6 +181,19 @@ export class KnowledgeBase implements RetrievalSource {
     return this.#parts.calibration;
   }
 
+  /**
+   * A LangChain retriever over this knowledge base: each query runs the retrieval subgraph (both
+   * layers, fallback, dedupe, trace) and returns the evidence as `Document`s whose metadata carry
+   * source, title, breadcrumb, layer, score and hit reasons. Usable in `EnsembleRetriever`,
+   * `createRetrieverTool` or any chain; `close()` releases its trace file.
+   * @example
+   * const retriever = kb.asRetriever({ limit: 8, tracePath: null });
+   * const docs = await retriever.invoke("who approves a large refund?");
+   */
+  asRetriever(options: Omit<KnowledgeRetrieverOptions, "knowledgeBase"> = {}): KnowledgeBaseRetriever {
+    return createKnowledgeRetriever({ ...options, knowledgeBase: this });
+  }
+
   /** How this index came to be: a full build or incremental updates, and the embedder's fit. */
   get history(): IndexHistory {
     return this.#parts.history;
@@ -185,7 +205,7 @@ export class KnowledgeBase implements RetrievalSource {
    * Every file is checked (manifest shape, names, checksums, chunk order) before it is parsed.
    * @throws LookupKnowledgeError `INDEX_NOT_FOUND` / `INDEX_CORRUPT` (run `lookup-knowledge index`), `INDEX_MISMATCH`, `EMBEDDINGS_REQUIRED`.
    */
-  static async load(dir: string, options: { embeddings?: EmbeddingsInterface } = {}): Promise<KnowledgeBase> {
+  static async load(dir: string, options: LoadOptions = {}): Promise<KnowledgeBase> {
     checkFolder("the index folder", dir);
     return new KnowledgeBase(await loadIndexParts(dir, options));
   }

@@ -1,3 +1,5 @@
+import { reconnectVectorStore } from "./reconnect-vector-store.js";
+import type { VectorStoreL1Option } from "./vector-store-rows.js";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { errorDetail, indexUnusable, LookupKnowledgeError } from "../errors.js";
 import { Bm25Stats } from "../l0/bm25.js";
@@ -102,14 +104,22 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** Options of a load: the embeddings of custom-embedded indexes, the vector store of store-backed ones. */
+export interface LoadOptions {
+  embeddings?: EmbeddingsInterface;
+  vectorStore?: VectorStoreL1Option;
+}
+
 /** Loads the generation a checked manifest names, checking every file before it is parsed. */
-export async function loadGeneration(dir: string, manifest: IndexManifest, options: { embeddings?: EmbeddingsInterface }, read: ReadBytes): Promise<IndexParts> {
+export async function loadGeneration(dir: string, manifest: IndexManifest, options: LoadOptions, read: ReadBytes): Promise<IndexParts> {
   if (manifest.settings.tokenizerVersion !== TOKENIZER_VERSION) {
     throw new LookupKnowledgeError(
       "INDEX_MISMATCH",
       `the index in "${dir}" was built with term rules version ${manifest.settings.tokenizerVersion}, this version uses ${TOKENIZER_VERSION}. Run \`lookup-knowledge index --out ${dir}\` to rebuild it.`,
     );
   }
+  // L1 in a vector store: the local graph (kept for updates) is not loaded.
+  const vectorStore = reconnectVectorStore(dir, manifest, options.vectorStore);
   // The vector graph, the largest file, starts first, and hnswlib reads it while the rest is decoded:
   // asynchronous reads advance only when the main thread is free.
   const files = new DataFiles(dir, manifest, read, [INDEX_FILES.chunks, INDEX_FILES.vectors, INDEX_FILES.contents]);
@@ -120,7 +130,7 @@ export async function loadGeneration(dir: string, manifest: IndexManifest, optio
   let chunksFailed: (error: unknown) => void = () => undefined;
   const chunksPromise = new Promise<Chunk[]>((resolve, reject) => ((chunksDecoded = resolve), (chunksFailed = reject)));
   chunksPromise.catch(() => undefined);
-  const vectors = manifest.settings.embedder.kind !== "none" && manifest.chunkCount > 0 ? restoreVectors(dir, manifest, files, chunksPromise) : null;
+  const vectors = vectorStore === null && manifest.settings.embedder.kind !== "none" && manifest.chunkCount > 0 ? restoreVectors(dir, manifest, files, chunksPromise) : null;
   let chunks: Chunk[];
   let embeddings: EmbeddingsInterface | null;
   try {
@@ -151,5 +161,5 @@ export async function loadGeneration(dir: string, manifest: IndexManifest, optio
   await yieldToEventLoop();
   const hintIndex = HintIndex.build(chunks);
   const vectorIndex = await pendingVectors;
-  return { chunks, skipped: manifest.skipped, fileCount: manifest.fileCount, files: indexedFiles, hintIndex, bm25, embeddings, vectorIndex, settings: manifest.settings, fingerprint: manifest.fingerprint, history: manifest.history ?? { mode: "full", lsa: embeddings instanceof LsaEmbeddings ? "fitted" : null, changedSinceFit: 0 }, calibration: manifest.calibration };
+  return { chunks, skipped: manifest.skipped, fileCount: manifest.fileCount, files: indexedFiles, hintIndex, bm25, embeddings, vectorIndex, settings: manifest.settings, fingerprint: manifest.fingerprint, history: manifest.history ?? { mode: "full", lsa: embeddings instanceof LsaEmbeddings ? "fitted" : null, changedSinceFit: 0 }, calibration: manifest.calibration, vectorStore };
 }

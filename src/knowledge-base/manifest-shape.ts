@@ -51,6 +51,9 @@ const FIELDS: readonly Field[] = [
   ["calibration.relevance.semanticSupport", isUnitRange, "a number from -1 to 1"],
   ["calibration.relevance.strongSimilarity", isUnitRange, "a number from -1 to 1"],
   ["calibration.measured", (value) => value === null || isRecord(value), "null or an object"],
+  ["vectorStore", (value) => value === undefined || isRecord(value), "an object"],
+  ["vectorStore.dialect", (value) => value === undefined || (isString(value) && (value as string).length <= 100), "a string of at most 100 characters"],
+  ["vectorStore.target", (value) => value === undefined || (isRecord(value) && Object.values(value).every((entry) => entry === null || isNumber(entry) || (isString(entry) && (entry as string).length <= 1000))), "an object of strings, numbers and nulls"],
   ["checksums", isRecord, "an object of file names and SHA-256 digests"],
 ];
 
@@ -67,6 +70,8 @@ export function manifestProblem(manifest: unknown): string | null {
   for (const [path, valid, expected] of FIELDS) {
     if (!valid(at(manifest, path))) return `${INDEX_FILES.manifest} has no valid ${path} (expected ${expected})`;
   }
+  const store = at(manifest, "vectorStore");
+  if (isRecord(store) && (store.dialect === undefined || store.target === undefined)) return `${INDEX_FILES.manifest} has an incomplete vectorStore (expected dialect and target)`;
   const history = at(manifest, "history");
   if (isRecord(history) && (history.mode === undefined || history.lsa === undefined || history.changedSinceFit === undefined)) {
     return `${INDEX_FILES.manifest} has an incomplete history (expected mode, lsa and changedSinceFit)`;

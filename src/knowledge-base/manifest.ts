@@ -60,6 +60,8 @@ export interface IndexManifest {
   history?: IndexHistory;
   /** What index-time calibration found (see `CorpusCalibration`). */
   calibration: CorpusCalibration;
+  /** The vector store that holds L1 (its dialect and where in it); absent when L1 is the HNSW graph. */
+  vectorStore?: { dialect: string; target: Record<string, string | number | null> };
   /** SHA-256 of every data file, checked before anything is parsed. */
   checksums: Record<string, string>;
 }

@@ -14,6 +14,7 @@ import { fingerprintOf, type IndexHistory } from "./manifest.js";
 import { planUpdate, type UpdatePlan } from "./plan-update.js";
 import { resolveBuildOptions } from "./resolve-build-options.js";
 import { resolveVectorIndexOptions } from "../l1/vector-index.js";
+import { syncUpdateRows } from "./vector-store-l1-parts.js";
 
 /**
  * The calibration an update keeps, its note saying so when it no longer fits: the embedder was
@@ -56,6 +57,8 @@ export interface IndexChanges {
   lsa: "kept" | "refitted" | "not-used";
   /** Why the embedder was kept or refitted (the drift rule's sentence). */
   lsaReason?: string;
+  /** Rows written to and deleted from the vector store that holds L1; absent when L1 is HNSW. */
+  storeRows?: { written: number; deleted: number };
 }
 
 /**
@@ -184,6 +187,9 @@ export async function updateIndexParts(parts: IndexParts, options: UpdateOptions
     }
   }
 
+  // The store's rows, before the hint index changes: a store that fails leaves L0 as it was.
+  const storeRows = await syncUpdateRows(parts, { chunks, settings, vectorIndex, vectorStore: parts.vectorStore }, lsa === "refitted", resolved);
+
   // Last, once nothing can fail any more: an update that throws (embeddings down) leaves the hint index as it was.
   parts.hintIndex.remove([...changedFiles, ...removedFiles]);
   parts.hintIndex.add(chunks.filter((chunk) => !corpus.reused.has(chunk.file)));
@@ -214,6 +220,7 @@ export async function updateIndexParts(parts: IndexParts, options: UpdateOptions
       vectors,
       lsa,
       ...(lsaReason !== undefined ? { lsaReason } : {}),
+      ...(parts.vectorStore !== null ? { storeRows } : {}),
     },
   };
 }

@@ -332,6 +332,27 @@ export class VectorIndex {
     return this.#chunkOfLabel.slice();
   }
 
+  /**
+   * The stored vectors of `chunkIds`, row `i` that of `chunkIds[i]` (unit length: the cosine space
+   * keeps them normalised), as a vector store is written from them.
+   * @throws LookupKnowledgeError `INVALID_OPTION` for a chunk number the index does not hold.
+   */
+  vectorsOf(chunkIds: readonly number[]): Float32Array {
+    this.#checkCurrent("read vectors of");
+    const labelOf = new Int32Array(this.#domains.length).fill(-1);
+    this.#chunkOfLabel.forEach((chunk, label) => {
+      if (chunk >= 0 && chunk < labelOf.length) labelOf[chunk] = label;
+    });
+    const d = this.dimensions;
+    const out = new Float32Array(chunkIds.length * d);
+    chunkIds.forEach((chunk, i) => {
+      const label = labelOf[chunk] ?? -1;
+      if (label < 0) throw misuse(`the index holds no vector for chunk ${chunk}`);
+      out.set(this.#graph.index.getPoint(label), i * d);
+    });
+    return out;
+  }
+
   /** The `k` nearest chunks to `vector`, only among chunks of `domain` when given. */
   search(vector: number[], k: number, domain: string | null = null): VectorHit[] {
     const live = this.#live;

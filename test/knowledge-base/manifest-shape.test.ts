@@ -121,3 +121,62 @@ describe("manifestProblem", () => {
     expect(manifestProblem(withField("checksums", { "bm25.bin": digest }))).toBe("manifest.json has an invalid checksum for bm25.bin");
   });
 });
+
+describe("manifestProblem on the vectorStore record", () => {
+  const PG_STORE = { dialect: "pgvector", target: { schema: null, table: "lookup_knowledge_chunks", collection: null } };
+
+  /** A fresh manifest whose vectorStore is `store` (left out when undefined). */
+  function withStore(store: unknown): Record<string, unknown> {
+    return withField("vectorStore", store);
+  }
+
+  it("accepts a manifest without vectorStore (L1 in the HNSW graph)", () => {
+    expect(manifestProblem(withStore(undefined))).toBeNull();
+  });
+
+  it.each<[string, unknown]>([
+    ["a pgvector record with null fields", PG_STORE],
+    ["a record with an empty target", { dialect: "memory", target: {} }],
+    ["a target with a number", { dialect: "qdrant", target: { collection: "kb", port: 6333 } }],
+    ["a dialect name of exactly 100 characters", { dialect: "d".repeat(100), target: {} }],
+    ["a target string of exactly 1000 characters", { dialect: "x", target: { url: "u".repeat(1000) } }],
+  ])("accepts %s", (_name, store) => {
+    expect(manifestProblem(withStore(store))).toBeNull();
+  });
+
+  it.each<[string, unknown]>([
+    ["no dialect", { target: PG_STORE.target }],
+    ["no target", { dialect: "pgvector" }],
+    ["neither", {}],
+  ])("refuses a record with %s as incomplete", (_name, store) => {
+    expect(manifestProblem(withStore(store))).toBe("manifest.json has an incomplete vectorStore (expected dialect and target)");
+  });
+
+  it.each<[string, unknown]>([
+    ["null", null],
+    ["a list", [PG_STORE]],
+    ["a dialect name alone", "pgvector"],
+  ])("refuses %s as the record, naming vectorStore", (_name, store) => {
+    expect(manifestProblem(withStore(store))).toBe("manifest.json has no valid vectorStore (expected an object)");
+  });
+
+  it.each<[string, unknown]>([
+    ["of 101 characters", "d".repeat(101)],
+    ["that is a number", 7],
+    ["that is null", null],
+  ])("refuses a dialect name %s, naming vectorStore.dialect", (_name, dialect) => {
+    expect(manifestProblem(withStore({ ...PG_STORE, dialect }))).toBe("manifest.json has no valid vectorStore.dialect (expected a string of at most 100 characters)");
+  });
+
+  it.each<[string, unknown]>([
+    ["an object value", { table: { name: "lookup_knowledge_chunks" } }],
+    ["a list value", { tables: ["a", "b"] }],
+    ["a boolean value", { ssl: true }],
+    ["a string value over 1000 characters", { url: "u".repeat(1001) }],
+    ["a list instead of an object", ["lookup_knowledge_chunks"]],
+    ["a string instead of an object", "lookup_knowledge_chunks"],
+    ["null instead of an object", null],
+  ])("refuses a target with %s, naming vectorStore.target", (_name, target) => {
+    expect(manifestProblem(withStore({ dialect: "pgvector", target }))).toBe("manifest.json has no valid vectorStore.target (expected an object of strings, numbers and nulls)");
+  });
+});

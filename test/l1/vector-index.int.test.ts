@@ -164,3 +164,60 @@ describe("VectorIndex.update checks", () => {
     expect(index.search(row(vectors, 8), 1)[0]?.id).toBe(8);
   });
 });
+
+describe("VectorIndex.vectorsOf", () => {
+  /** `row(vectors, i)` scaled to unit length, as the cosine space stores it. */
+  function unit(i: number): number[] {
+    const v = row(vectors, i);
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  }
+
+  function rows(out: Float32Array): number[][] {
+    return Array.from({ length: out.length / D }, (_, i) => Array.from(out.subarray(i * D, (i + 1) * D)));
+  }
+
+  function expectClose(actual: number[], expected: number[]): void {
+    actual.forEach((x, c) => expect(x).toBeCloseTo(expected[c], 5));
+  }
+
+  it("gives the stored unit vectors of the chunks asked for, row i for chunkIds[i], in any order", async () => {
+    const index = await VectorIndex.build(vectors.slice(), D, domains, {}, { thread: "inline" });
+    const out = index.vectorsOf([7, 0, 42, 7]);
+    expect(out).toBeInstanceOf(Float32Array);
+    expect(out.length).toBe(4 * D);
+    const [a, b, c, d] = rows(out);
+    expectClose(a, unit(7));
+    expectClose(b, unit(0));
+    expectClose(c, unit(42));
+    expect(d).toEqual(a);
+    for (const r of rows(out)) expect(Math.hypot(...r)).toBeCloseTo(1, 5);
+  });
+
+  it("gives an empty array for no chunks", async () => {
+    const index = await VectorIndex.build(vectors.slice(), D, domains, {}, { thread: "inline" });
+    expect(index.vectorsOf([])).toEqual(new Float32Array(0));
+  });
+
+  it("follows the numbering of an update: survivors renumbered, added chunks included", async () => {
+    const { after } = await updated("inline");
+    const [renumbered, kept, added] = rows(after.vectorsOf([20, 5, 52]));
+    expectClose(renumbered, unit(30));
+    expectClose(kept, unit(5));
+    expectClose(added, unit(12));
+  });
+
+  it.each([
+    ["past the last chunk", N],
+    ["negative", -1],
+    ["not an integer", 1.5],
+  ])("refuses a chunk number %s with INVALID_OPTION", async (_name, chunk) => {
+    const index = await VectorIndex.build(vectors.slice(), D, domains, {}, { thread: "inline" });
+    expect(() => index.vectorsOf([0, chunk])).toThrow(expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining(`the index holds no vector for chunk ${chunk}`) }));
+  });
+
+  it("refuses to read the vectors of an index superseded by an in-place update", async () => {
+    const { before } = await updated("inline");
+    expect(() => before.vectorsOf([0])).toThrow(expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining("superseded by an update") }));
+  });
+});

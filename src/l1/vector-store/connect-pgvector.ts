@@ -1,0 +1,88 @@
+import { Embeddings } from "@langchain/core/embeddings";
+import type { VectorStoreInterface } from "@langchain/core/vectorstores";
+import { errorDetail, LookupKnowledgeError } from "../../errors.js";
+import { withDeadline } from "../deadline.js";
+import { pgvectorDialect } from "./pgvector-dialect.js";
+import type { VectorStoreDialect } from "./vector-store-dialect.js";
+
+/** Options of {@link connectPgVectorStore}. */
+export interface PgVectorConnectOptions {
+  /** `postgresql://user:password@host:5432/db`; never saved in the index. */
+  connectionString: string;
+  /** Table of the rows, one per knowledge base (or per collection). @default "lookup_knowledge_chunks" */
+  tableName?: string;
+  /** Postgres schema of the table. @default the connection's search path */
+  schemaName?: string;
+  /** Connections in the pool: enough for the lookups one app instance runs at once. @default 4 */
+  maxConnections?: number;
+  /** Milliseconds to wait for a connection before a lookup's L1 fails (and it falls back to L0). @default 2000 */
+  connectionTimeoutMs?: number;
+}
+
+/** The store's own embeddings: never called, since lookup-knowledge embeds and writes vectors itself. */
+class VectorsWrittenByLookupKnowledge extends Embeddings {
+  constructor() {
+    super({});
+  }
+  async embedDocuments(): Promise<number[][]> {
+    throw new LookupKnowledgeError("INVALID_OPTION", "this PGVectorStore's rows are written by lookup-knowledge, which embeds them itself; add documents through KnowledgeBase.build or update.");
+  }
+  async embedQuery(): Promise<number[]> {
+    return this.embedDocuments().then(() => []);
+  }
+}
+
+/** Imports an optional peer dependency, with the install command when it is missing. */
+async function importOptional<T>(name: string): Promise<T> {
+  try {
+    return (await import(name)) as T;
+  } catch (error) {
+    throw new LookupKnowledgeError("INVALID_OPTION", `L1 on pgvector needs the optional packages @langchain/community and pg (${name}: ${errorDetail(error)}); run \`npm install @langchain/community pg\`.`, { cause: error });
+  }
+}
+
+interface PgModule {
+  default: { Pool: new (config: object) => { on(event: "error", listener: () => void): unknown; end(): Promise<void> } };
+}
+type PgVectorStoreLike = VectorStoreInterface & { end(): Promise<void>; _initializeClient(): Promise<void>; ensureTableInDatabase(dimensions?: number): Promise<void> };
+interface PgVectorModule {
+  PGVectorStore: new (embeddings: Embeddings, config: object) => PgVectorStoreLike;
+}
+
+/** Milliseconds a failed connect waits for its pool to close before giving up on it. */
+const CLOSE_WAIT_MS = 2000;
+
+/**
+ * Connects LangChain's `PGVectorStore` to Postgres with pgvector, ready to be the `vectorStore` of
+ * `KnowledgeBase.build` or `load`: a bounded pool, cosine distance, and the table created if
+ * missing. `@langchain/community` and `pg` are optional peer dependencies, imported only here.
+ * Call `store.end()` when done.
+ * @throws LookupKnowledgeError `INVALID_OPTION` when the packages are missing; `VECTOR_STORE_FAILED` when Postgres cannot be reached or lacks pgvector.
+ * @example
+ * const vectorStore = await connectPgVectorStore({ connectionString: process.env.DATABASE_URL! });
+ * const kb = await KnowledgeBase.build({ corpusDir: "corpus", vectorStore });
+ */
+export async function connectPgVectorStore(options: PgVectorConnectOptions): Promise<{ store: VectorStoreInterface & { end(): Promise<void> }; dialect: VectorStoreDialect }> {
+  if (typeof options?.connectionString !== "string" || options.connectionString.length === 0) {
+    throw new LookupKnowledgeError("INVALID_OPTION", "connectPgVectorStore needs a connectionString, e.g. postgresql://user:password@host:5432/db.");
+  }
+  const tableName = options.tableName ?? "lookup_knowledge_chunks";
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(tableName)) throw new LookupKnowledgeError("INVALID_OPTION", `tableName must be a plain SQL identifier (letters, digits, _), got ${JSON.stringify(tableName)}.`);
+  const pg = await importOptional<PgModule>("pg");
+  const { PGVectorStore } = await importOptional<PgVectorModule>("@langchain/community/vectorstores/pgvector");
+  const pool = new pg.default.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 4, connectionTimeoutMillis: options.connectionTimeoutMs ?? 2000 });
+  pool.on("error", () => {});
+  // `PGVectorStore.initialize`'s steps, with the store in hand: when creating the table fails, its
+  // checked-out client must be released, or ending the pool would wait forever.
+  const store = new PGVectorStore(new VectorsWrittenByLookupKnowledge(), { pool, tableName, ...(options.schemaName ? { schemaName: options.schemaName } : {}), distanceStrategy: "cosine" });
+  pgvectorDialect.attach?.(store);
+  try {
+    await store._initializeClient();
+    pgvectorDialect.attach?.(store); // now also on the client the store keeps checked out
+    await store.ensureTableInDatabase();
+    return { store, dialect: pgvectorDialect };
+  } catch (error) {
+    await withDeadline(() => store.end(), { timeoutMs: CLOSE_WAIT_MS, onTimeout: () => new Error("pool close timed out") }).catch(() => {});
+    throw new LookupKnowledgeError("VECTOR_STORE_FAILED", `cannot open the pgvector table ${tableName}: ${errorDetail(error)}; check the connection string and that the vector extension is installed (CREATE EXTENSION vector).`, { cause: error });
+  }
+}

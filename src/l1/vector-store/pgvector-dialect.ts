@@ -1,0 +1,61 @@
+import type { VectorStoreInterface } from "@langchain/core/vectorstores";
+import type { VectorStoreDialect } from "./vector-store-dialect.js";
+
+/** The part of a `pg` pool or client this dialect touches. */
+interface ErrorEmitter {
+  on?(event: "error", listener: (error: unknown) => void): unknown;
+  listenerCount?(event: "error"): number;
+}
+
+/** An `error` listener on `emitter` unless it has one: without any, Node throws the event. */
+function keepErrorsFromCrashing(emitter: ErrorEmitter | undefined): void {
+  if (typeof emitter?.on !== "function" || typeof emitter.listenerCount !== "function") return;
+  if (emitter.listenerCount("error") === 0) emitter.on("error", () => {});
+}
+
+/** The fields of `@langchain/community`'s `PGVectorStore` this dialect reads. */
+interface PgVectorFields {
+  pool?: ErrorEmitter;
+  client?: ErrorEmitter;
+  distanceStrategy?: string;
+  scoreNormalization?: string;
+  schemaName?: string | null;
+  tableName?: string;
+  collectionName?: string;
+  collectionTableName?: string;
+}
+
+/** The raw pgvector distance behind a score the store may have normalised (`scoreNormalization: "similarity"`). */
+function distanceOf(score: number, strategy: string, normalization: string | undefined): number {
+  if (normalization !== "similarity") return score;
+  if (strategy === "cosine") return 2 - 2 * score; // the store gives (2 - d) / 2
+  if (strategy === "euclidean") return 1 / score - 1; // the store gives 1 / (1 + d)
+  return score;
+}
+
+/**
+ * `PGVectorStore` (`@langchain/community/vectorstores/pgvector`, Postgres with pgvector): the
+ * domain filter is its metadata filter `{ domain }`, and its scores are distances of its
+ * `distanceStrategy` (or its normalised similarities, with `scoreNormalization: "similarity"`).
+ * For unit-length vectors (the default embedder's) all three strategies give the cosine.
+ */
+export const pgvectorDialect: VectorStoreDialect = {
+  name: "pgvector",
+  domainFilter: (domain) => ({ domain }),
+  similarity(score, store) {
+    const { distanceStrategy = "cosine", scoreNormalization } = store as PgVectorFields;
+    if (distanceStrategy === "innerProduct") return scoreNormalization === "similarity" ? score : -score; // `<#>` is the negative inner product
+    const distance = distanceOf(score, distanceStrategy, scoreNormalization);
+    return distanceStrategy === "euclidean" ? 1 - (distance * distance) / 2 : 1 - distance; // `<=>` is the cosine distance
+  },
+  attach(store: VectorStoreInterface) {
+    // A connection the server drops emits `error` on the pool (idle clients) or on the client the
+    // store keeps checked out; the next query then fails, and the lookup falls back to L0.
+    keepErrorsFromCrashing((store as PgVectorFields).pool);
+    keepErrorsFromCrashing((store as PgVectorFields).client);
+  },
+  target(store: VectorStoreInterface) {
+    const fields = store as PgVectorFields;
+    return { schema: fields.schemaName ?? null, table: fields.tableName ?? null, collection: fields.collectionTableName ? (fields.collectionName ?? null) : null };
+  },
+};

@@ -1,0 +1,93 @@
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import type { VectorStoreInterface } from "@langchain/core/vectorstores";
+import { errorDetail, LookupKnowledgeError } from "../../errors.js";
+import type { TermCoverage } from "../../l0/term-coverage.js";
+import { tokenize } from "../../text/tokenize.js";
+import type { Candidate, Chunk } from "../../types.js";
+import { withDeadline } from "../deadline.js";
+import { embedQueryChecked, type L1Searcher } from "../l1-search.js";
+import { ROW_ID_KEY, type VectorStoreDialect } from "./vector-store-dialect.js";
+
+/** Collaborators of {@link createVectorStoreL1Searcher}. */
+export interface VectorStoreL1Deps {
+  /** The LangChain vector store that holds one row per chunk (written by a build or update). */
+  store: VectorStoreInterface;
+  dialect: VectorStoreDialect;
+  /** The knowledge base's chunks; hits map back to them through their row id, never by position. */
+  chunks: readonly Chunk[];
+  /** Row id → chunk number, for the rows of the current chunks; a row of another id is skipped. */
+  chunkOfRow: ReadonlyMap<string, number>;
+  /** Embeddings of the query, the ones the rows were embedded with. */
+  embeddings: EmbeddingsInterface;
+  dimensions: number;
+  /** Lexical coverage of the query by a chunk, for the relevance assessment. @default none recorded */
+  coverage?: TermCoverage;
+}
+
+/** Milliseconds left of a deadline started at `started`; `0` (no deadline) stays `0`. */
+function remainingMs(timeoutMs: number, started: number): number {
+  return timeoutMs > 0 ? Math.max(1, timeoutMs - (Date.now() - started)) : 0;
+}
+
+/** The hits a store returned, read defensively: it is an outside service. */
+function hitsOf(raw: unknown): [unknown, unknown][] {
+  if (!Array.isArray(raw)) throw new Error(`the store returned ${raw === null ? "null" : typeof raw} instead of a list of [document, score] pairs`);
+  return raw.filter((hit): hit is [unknown, unknown] => Array.isArray(hit) && hit.length >= 2);
+}
+
+/**
+ * L1 on any LangChain vector store: embeds the query (checked, within the deadline, as for
+ * HNSW), asks the store for its nearest rows with the domain filter inside the search, turns
+ * scores into similarities through the dialect, and maps rows back to chunks by their `lk_id`.
+ * A store that throws, hangs past `timeoutMs` or answers garbage raises `VECTOR_STORE_FAILED`
+ * or `VECTOR_STORE_TIMEOUT`; the L1 node records it and the lookup answers from L0.
+ */
+export function createVectorStoreL1Searcher({ store, dialect, chunks, chunkOfRow, embeddings, dimensions, coverage }: VectorStoreL1Deps): L1Searcher {
+  return {
+    async search(query, { domain, k, minScore, timeoutMs = 0, signal }) {
+      const started = Date.now();
+      const vector = await embedQueryChecked(embeddings, query, dimensions, { timeoutMs, signal });
+      const filter = domain === null ? undefined : dialect.domainFilter(domain);
+      const left = remainingMs(timeoutMs, started);
+      let raw: unknown;
+      try {
+        raw = await withDeadline(() => store.similaritySearchVectorWithScore(vector, k, filter as never), {
+          timeoutMs: left,
+          signal,
+          onTimeout: () => new LookupKnowledgeError("VECTOR_STORE_TIMEOUT", `the ${dialect.name} vector store did not answer within ${timeoutMs} ms; check the database, or raise l1.timeoutMs.`),
+        });
+      } catch (error) {
+        if (signal?.aborted || error instanceof LookupKnowledgeError) throw error;
+        throw new LookupKnowledgeError("VECTOR_STORE_FAILED", `the ${dialect.name} vector store failed: ${errorDetail(error)}`, { cause: error });
+      }
+      let hits: [unknown, unknown][];
+      try {
+        hits = hitsOf(raw);
+      } catch (error) {
+        throw new LookupKnowledgeError("VECTOR_STORE_FAILED", `the ${dialect.name} vector store answered garbage: ${errorDetail(error)}`);
+      }
+      const queryTerms = coverage ? tokenize(query) : [];
+      const seen = new Set<number>();
+      const candidates: Candidate[] = [];
+      for (const [doc, score] of hits) {
+        const metadata = (doc as { metadata?: unknown } | null)?.metadata;
+        const rowId = typeof metadata === "object" && metadata !== null ? (metadata as Record<string, unknown>)[ROW_ID_KEY] : undefined;
+        const id = typeof rowId === "string" ? chunkOfRow.get(rowId) : undefined;
+        if (id === undefined || seen.has(id) || typeof score !== "number" || !Number.isFinite(score)) continue;
+        // A store whose filter let another domain through still keeps the L1 contract.
+        if (domain !== null && chunks[id].meta.domain !== domain) continue;
+        const similarity = dialect.similarity(score, store);
+        if (!Number.isFinite(similarity) || similarity < minScore) continue;
+        seen.add(id);
+        candidates.push({
+          id,
+          chunk: chunks[id],
+          score: similarity,
+          ...(coverage ? { coverage: coverage(queryTerms, id) } : {}),
+          hitReasons: [`L1:similarity:${similarity.toFixed(2)}`, ...(domain !== null ? [`L1:domain_filter:${domain}`] : [])],
+        });
+      }
+      return candidates.sort((a, b) => b.score - a.score);
+    },
+  };
+}

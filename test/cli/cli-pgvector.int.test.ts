@@ -1,0 +1,95 @@
+import { spawn } from "node:child_process";
+import { cp, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { IndexManifest, LookupResult } from "../../src/index.js";
+import { testPostgres, type PgServer } from "../helpers/pglite-server.js";
+import { createTempDirs, KB_DIR, REPO_ROOT } from "../integration/helpers/integration-fixtures.js";
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI from its TypeScript sources, without the pgvector URL in the environment unless given. */
+function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const { LOOKUP_KNOWLEDGE_PGVECTOR_URL: _ignored, ...rest } = process.env;
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/run.ts", ...args], { cwd: REPO_ROOT, env: { ...rest, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (data: string) => (stdout += data));
+    child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const CLI_TIMEOUT = 120_000;
+
+describe("the CLI with L1 in Postgres/pgvector", () => {
+  const temp = createTempDirs();
+  let postgres: PgServer;
+  let corpus: string;
+  let index: string;
+  const table = `lk_cli_${process.pid}`;
+
+  beforeAll(async () => {
+    postgres = await testPostgres();
+    const dir = await temp.make();
+    corpus = join(dir, "kb");
+    index = join(dir, "index");
+    await cp(KB_DIR, corpus, { recursive: true });
+  });
+  afterAll(async () => {
+    await postgres?.stop();
+    await temp.cleanup();
+  });
+
+  it(
+    "indexes into a pgvector table, records it without the URL, and answers queries from it",
+    async () => {
+      const built = await runCli(["index", "--corpus", corpus, "--out", index, "--pgvector", postgres.url, "--pgvector-table", table]);
+      expect(built.stderr).toContain("L1 rows in pgvector");
+      expect(built.code).toBe(0);
+      const manifestText = await readFile(join(index, "manifest.json"), "utf8");
+      expect((JSON.parse(manifestText) as IndexManifest).vectorStore).toEqual({ dialect: "pgvector", target: { schema: null, table, collection: null } });
+      expect(manifestText).not.toContain("postgres:postgres@");
+
+      const answered = await runCli(["query", "who approves a large refund", "--index", index, "--corpus", corpus, "--no-trace", "--json"], { LOOKUP_KNOWLEDGE_PGVECTOR_URL: postgres.url });
+      expect(answered.code).toBe(1); // the table flag is missing: the default table is not the recorded one
+      expect(answered.stderr).toContain(`table "${table}"`);
+
+      const right = await runCli(["query", "who approves a large refund", "--index", index, "--corpus", corpus, "--no-trace", "--json", "--pgvector-table", table], { LOOKUP_KNOWLEDGE_PGVECTOR_URL: postgres.url });
+      expect(right.code).toBe(0);
+      const result = JSON.parse(right.stdout) as LookupResult;
+      expect(result.l1Status).toBe("ok");
+      expect(result.primary?.source).toMatch(/^billing\/refunds\.md#/);
+    },
+    CLI_TIMEOUT,
+  );
+
+  it(
+    "refuses a store-backed index without --pgvector, saying which flag and table to pass",
+    async () => {
+      const run = await runCli(["query", "refund", "--index", index, "--corpus", corpus, "--no-trace"]);
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      expect(run.stderr).toContain(`--pgvector URL --pgvector-table ${table}`);
+    },
+    CLI_TIMEOUT,
+  );
+
+  it(
+    "reports an unreachable database in one line with exit code 1",
+    async () => {
+      const run = await runCli(["query", "refund", "--index", index, "--corpus", corpus, "--no-trace", "--pgvector", "postgresql://postgres:postgres@127.0.0.1:1/postgres", "--pgvector-table", table]);
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      expect(run.stderr).toContain("cannot open the pgvector table");
+      expect(run.stderr).not.toContain("postgres:postgres@");
+    },
+    CLI_TIMEOUT,
+  );
+});
