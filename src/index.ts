@@ -50,4 +50,5 @@ export { TOOL_NAME_PATTERN } from "./tool/tool-name.js";
 export type { RetrievalGraphOptions } from "./graph/options.js";
 export { createKnowledgeRetriever, DEFAULT_RETRIEVER_NAME, KnowledgeBaseRetriever, type KnowledgeRetrieverOptions } from "./retriever/knowledge-retriever.js";
 export { evidenceToDocuments, type KnowledgeDocumentMetadata } from "./retriever/evidence-documents.js";
-export { connectPgVectorStore, type PgVectorConnectOptions } from "./l1/vector-store/connect-pgvector.js";
+export { connectPgVectorStore, type PgVectorConnectOptions, type PgVectorConnection } from "./l1/vector-store/connect-pgvector.js";
+export type { CorpusCalibration } from "./calibration/calibration.js";

@@ -19,6 +19,12 @@ export interface PgVectorConnectOptions {
   connectionTimeoutMs?: number;
 }
 
+/** What {@link connectPgVectorStore} returns: the `vectorStore` option of a build or load, and `store.end()` to release the pool. */
+export interface PgVectorConnection {
+  store: VectorStoreInterface & { end(): Promise<void> };
+  dialect: VectorStoreDialect;
+}
+
 /** The store's own embeddings: never called, since lookup-knowledge embeds and writes vectors itself. */
 class VectorsWrittenByLookupKnowledge extends Embeddings {
   constructor() {
@@ -62,7 +68,7 @@ const CLOSE_WAIT_MS = 2000;
  * const vectorStore = await connectPgVectorStore({ connectionString: process.env.DATABASE_URL! });
  * const kb = await KnowledgeBase.build({ corpusDir: "corpus", vectorStore });
  */
-export async function connectPgVectorStore(options: PgVectorConnectOptions): Promise<{ store: VectorStoreInterface & { end(): Promise<void> }; dialect: VectorStoreDialect }> {
+export async function connectPgVectorStore(options: PgVectorConnectOptions): Promise<PgVectorConnection> {
   if (typeof options?.connectionString !== "string" || options.connectionString.length === 0) {
     throw new LookupKnowledgeError("INVALID_OPTION", "connectPgVectorStore needs a connectionString, e.g. postgresql://user:password@host:5432/db.");
   }
