@@ -89,8 +89,10 @@ async function run(tempDir: string, vectorStore: VectorStoreL1Option, label: str
   await built.save(indexDir);
   console.log(`built ${built.chunks.length} chunks into pgvector table ${TABLE} (${label})`);
 
-  // Another process would connect its own store the same way and load the index against it.
-  const kb = await KnowledgeBase.load(indexDir, { vectorStore });
+  // Another process would connect its own store the same way and load the index against it. A
+  // serving instance leaves `localVectors` out (it never reads the local graph); this one updates
+  // the index below, so it loads the graph to embed only what changed.
+  const kb = await KnowledgeBase.load(indexDir, { vectorStore, localVectors: true });
   const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: null });
   try {
     // Invoked with a tool call, the tool returns a ToolMessage whose artifact is the LookupResult.

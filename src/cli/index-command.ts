@@ -41,9 +41,10 @@ export async function updateAndSave(corpusDir: string, outDir: string, log: (lin
   if (!existsSync(join(outDir, "manifest.json"))) return null;
   let previous: KnowledgeBase;
   try {
-    previous = await KnowledgeBase.load(outDir, vectorStore ? { vectorStore } : {});
+    previous = await KnowledgeBase.load(outDir, vectorStore ? { vectorStore, localVectors: true } : {});
   } catch (error) {
-    if (!(error instanceof LookupKnowledgeError)) throw error;
+    // An index whose store was not named is the user's to point at, never to rebuild elsewhere.
+    if (!(error instanceof LookupKnowledgeError) || error.code === "VECTOR_STORE_REQUIRED") throw error;
     log(`lookup-knowledge: rebuilding the index in ${outDir}: ${error.message}`);
     return null;
   }

@@ -22,10 +22,11 @@ export interface KnowledgeBaseOptions {
   embeddings?: EmbeddingsInterface | null;
   /**
    * Keep L1 in a LangChain vector store instead of the in-process HNSW graph (Postgres/pgvector,
-   * or any store with a dialect): the build writes one row per chunk (deleting the rows it wrote
-   * before), updates write and delete only what changed, the manifest records the store, and
-   * `KnowledgeBase.load(dir, { vectorStore })` reconnects to it. The graph is still built and
-   * saved, as the source of the rows' vectors. See README, "L1 in a vector database".
+   * or any store with a dialect): the build writes one row per chunk as a new generation of its
+   * namespace, updates write only what changed, a save deletes the rows the committed index no
+   * longer reads, the manifest records the store, and `KnowledgeBase.load(dir, { vectorStore })`
+   * reconnects to it. The graph is still built and saved, as the source of the rows' vectors. See
+   * README, "L1 in a vector database".
    * @default none: L1 is the HNSW graph
    */
   vectorStore?: VectorStoreL1Option;

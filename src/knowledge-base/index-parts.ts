@@ -10,8 +10,12 @@ import type { VectorStoreTarget } from "../l1/vector-store/vector-store-dialect.
 import type { VectorStoreL1Option } from "./vector-store-rows.js";
 
 /** The vector store that holds L1, and where in it (as the manifest records it). */
-export interface VectorStorePart extends VectorStoreL1Option {
+export interface VectorStorePart extends Required<VectorStoreL1Option> {
   target: VectorStoreTarget;
+  /** The generation of the rows this index reads; a full build or an embedder refit starts a new one. */
+  generation: string;
+  /** Rows of this generation to delete once a save commits (chunks an update changed or removed). */
+  pendingDeletes: string[];
 }
 
 /** Everything a knowledge base is made of: what a save writes and a load restores. */

@@ -11,6 +11,7 @@ import { encodeChunkMeta } from "./chunk-meta-codec.js";
 import { encodeContents } from "./chunk-store.js";
 import { serializeFiles } from "./files-file.js";
 import { writeVectorFile } from "./vector-file.js";
+import { pruneAfterSave } from "./vector-store-l1-parts.js";
 import { serializedFile, writeIndexFolder, type IndexFile } from "./write-index-folder.js";
 
 export type { IndexParts } from "./index-parts.js";
@@ -48,6 +49,7 @@ function indexFiles(parts: IndexParts): IndexFile[] {
  * @throws LookupKnowledgeError `INDEX_WRITE_FAILED`.
  */
 export async function saveIndexParts(dir: string, parts: IndexParts, info: { fingerprint: string; domains: string[] }, options: SaveOptions = {}): Promise<void> {
+  const store = parts.vectorStore;
   await writeIndexFolder(
     dir,
     indexFiles(parts),
@@ -64,11 +66,16 @@ export async function saveIndexParts(dir: string, parts: IndexParts, info: { fin
       settings: parts.settings,
       history: parts.history,
       calibration: parts.calibration,
-      ...(parts.vectorStore ? { vectorStore: { dialect: parts.vectorStore.dialect.name, target: { ...parts.vectorStore.target } } } : {}),
+      ...(store ? { vectorStore: { dialect: store.dialect.name, target: { ...store.target }, namespace: store.namespace, generation: store.generation, pendingDeletes: [...store.pendingDeletes] } } : {}),
       checksums,
     }),
     options,
   );
+  // Committed: the rows it no longer reads can go (a failure is a warning; the next save retries).
+  if (store !== null) {
+    const warning = await pruneAfterSave(store, {});
+    if (warning !== null) options.onWarning?.(warning);
+  }
 }
 
 /** How many times a load starts again when saves keep swapping the generation under it. */

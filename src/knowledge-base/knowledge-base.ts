@@ -194,6 +194,16 @@ export class KnowledgeBase implements RetrievalSource {
     return createKnowledgeRetriever({ ...options, knowledgeBase: this });
   }
 
+  /**
+   * Where L1 lives when it is in a vector store: the dialect, the target (table...), this base's
+   * namespace, the generation of rows it reads, and how many rows await deletion at the next
+   * save; null when L1 is the HNSW graph.
+   */
+  get vectorStore(): { dialect: string; target: Readonly<Record<string, string | number | null>>; namespace: string; generation: string; pendingDeletes: number } | null {
+    const store = this.#parts.vectorStore;
+    return store === null ? null : { dialect: store.dialect.name, target: store.target, namespace: store.namespace, generation: store.generation, pendingDeletes: store.pendingDeletes.length };
+  }
+
   /** How this index came to be: a full build or incremental updates, and the embedder's fit. */
   get history(): IndexHistory {
     return this.#parts.history;

@@ -104,10 +104,19 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Options of a load: the embeddings of custom-embedded indexes, the vector store of store-backed ones. */
+/** Options of `KnowledgeBase.load`. */
 export interface LoadOptions {
+  /** The embeddings the index was built with, when they were custom ones. @default the saved statistical embedder */
   embeddings?: EmbeddingsInterface;
+  /** The vector store that holds L1, for an index built with one (the manifest names it). @default none */
   vectorStore?: VectorStoreL1Option;
+  /**
+   * With `vectorStore`: also load the local HNSW graph the build saved, which `update` then
+   * reuses instead of embedding every chunk again. Serving instances leave it out and save its
+   * memory; the machine that updates the index sets it (the CLI's `index` does).
+   * @default false
+   */
+  localVectors?: boolean;
 }
 
 /** Loads the generation a checked manifest names, checking every file before it is parsed. */
@@ -130,7 +139,7 @@ export async function loadGeneration(dir: string, manifest: IndexManifest, optio
   let chunksFailed: (error: unknown) => void = () => undefined;
   const chunksPromise = new Promise<Chunk[]>((resolve, reject) => ((chunksDecoded = resolve), (chunksFailed = reject)));
   chunksPromise.catch(() => undefined);
-  const vectors = vectorStore === null && manifest.settings.embedder.kind !== "none" && manifest.chunkCount > 0 ? restoreVectors(dir, manifest, files, chunksPromise) : null;
+  const vectors = (vectorStore === null || options.localVectors === true) && manifest.settings.embedder.kind !== "none" && manifest.chunkCount > 0 ? restoreVectors(dir, manifest, files, chunksPromise) : null;
   let chunks: Chunk[];
   let embeddings: EmbeddingsInterface | null;
   try {

@@ -1,3 +1,4 @@
+import { DIALECT_NAME, MAX_TARGET_FIELDS, NAMESPACE, targetProblem } from "./vector-store-rows.js";
 import { DATA_FILES, INDEX_FILES, isGenerationName } from "./index-layout.js";
 
 type Field = [path: string, valid: (value: unknown) => boolean, expected: string];
@@ -11,6 +12,7 @@ const isStringList = (value: unknown) => Array.isArray(value) && value.every(isS
 const isSkipList = (value: unknown) => Array.isArray(value) && value.every((entry) => isRecord(entry) && isString(entry.file) && isString(entry.reason));
 const EMBEDDER_KINDS: readonly unknown[] = ["statistical-lsa", "custom", "none"];
 const SHA256 = /^[0-9a-f]{64}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const LSA_STATES: readonly unknown[] = ["fitted", "kept", "refitted"];
 
 /** Every field of a manifest after `format` and `formatVersion`, parents before their children. */
@@ -52,8 +54,11 @@ const FIELDS: readonly Field[] = [
   ["calibration.relevance.strongSimilarity", isUnitRange, "a number from -1 to 1"],
   ["calibration.measured", (value) => value === null || isRecord(value), "null or an object"],
   ["vectorStore", (value) => value === undefined || isRecord(value), "an object"],
-  ["vectorStore.dialect", (value) => value === undefined || (isString(value) && (value as string).length <= 100), "a string of at most 100 characters"],
-  ["vectorStore.target", (value) => value === undefined || (isRecord(value) && Object.values(value).every((entry) => entry === null || isNumber(entry) || (isString(entry) && (entry as string).length <= 1000))), "an object of strings, numbers and nulls"],
+  ["vectorStore.dialect", (value) => value === undefined || (isString(value) && DIALECT_NAME.test(value as string)), "a dialect name (a-z, 0-9, _, -)"],
+  ["vectorStore.target", (value) => value === undefined || targetProblem(value) === null, `an object of at most ${MAX_TARGET_FIELDS} identifier-named strings, numbers and nulls`],
+  ["vectorStore.namespace", (value) => value === undefined || (isString(value) && NAMESPACE.test(value as string)), "a namespace (1-64 letters, digits, _, ., -)"],
+  ["vectorStore.generation", (value) => value === undefined || (isString(value) && /^[0-9a-f]{16}$/.test(value as string)), "16 hex digits"],
+  ["vectorStore.pendingDeletes", (value) => value === undefined || (Array.isArray(value) && value.every((id) => isString(id) && UUID.test(id as string))), "a list of row ids (UUIDs)"],
   ["checksums", isRecord, "an object of file names and SHA-256 digests"],
 ];
 
@@ -71,7 +76,9 @@ export function manifestProblem(manifest: unknown): string | null {
     if (!valid(at(manifest, path))) return `${INDEX_FILES.manifest} has no valid ${path} (expected ${expected})`;
   }
   const store = at(manifest, "vectorStore");
-  if (isRecord(store) && (store.dialect === undefined || store.target === undefined)) return `${INDEX_FILES.manifest} has an incomplete vectorStore (expected dialect and target)`;
+  if (isRecord(store) && (store.dialect === undefined || store.target === undefined || store.namespace === undefined || store.generation === undefined || store.pendingDeletes === undefined)) {
+    return `${INDEX_FILES.manifest} has an incomplete vectorStore (expected dialect, target, namespace, generation and pendingDeletes)`;
+  }
   const history = at(manifest, "history");
   if (isRecord(history) && (history.mode === undefined || history.lsa === undefined || history.changedSinceFit === undefined)) {
     return `${INDEX_FILES.manifest} has an incomplete history (expected mode, lsa and changedSinceFit)`;

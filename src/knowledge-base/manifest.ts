@@ -60,8 +60,12 @@ export interface IndexManifest {
   history?: IndexHistory;
   /** What index-time calibration found (see `CorpusCalibration`). */
   calibration: CorpusCalibration;
-  /** The vector store that holds L1 (its dialect and where in it); absent when L1 is the HNSW graph. */
-  vectorStore?: { dialect: string; target: Record<string, string | number | null> };
+  /**
+   * The vector store that holds L1: its dialect, where in it (never the connection string), the
+   * knowledge base's namespace, the generation of rows this index reads, and the rows to delete
+   * once this save is committed. Absent when L1 is the HNSW graph.
+   */
+  vectorStore?: { dialect: string; target: Record<string, string | number | null>; namespace: string; generation: string; pendingDeletes: string[] };
   /** SHA-256 of every data file, checked before anything is parsed. */
   checksums: Record<string, string>;
 }

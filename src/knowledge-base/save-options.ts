@@ -30,8 +30,9 @@ export interface SaveOptions {
    */
   onProgress?: (progress: SaveProgress) => void;
   /**
-   * Called for each leftover of an earlier save that could not be removed (the save itself
-   * succeeds, and the next save tries again).
+   * Called for each leftover of an earlier save that could not be removed, and when old rows of a
+   * vector store that holds L1 could not be deleted after the commit (the save itself succeeds,
+   * and the next save tries again).
    * @default ignores them
    */
   onWarning?: (message: string) => void;

@@ -188,7 +188,7 @@ export async function updateIndexParts(parts: IndexParts, options: UpdateOptions
   }
 
   // The store's rows, before the hint index changes: a store that fails leaves L0 as it was.
-  const storeRows = await syncUpdateRows(parts, { chunks, settings, vectorIndex, vectorStore: parts.vectorStore }, lsa === "refitted", resolved);
+  const { vectorStore, ...storeRows } = await syncUpdateRows(parts, { chunks, settings, vectorIndex, vectorStore: parts.vectorStore }, lsa === "refitted", resolved);
 
   // Last, once nothing can fail any more: an update that throws (embeddings down) leaves the hint index as it was.
   parts.hintIndex.remove([...changedFiles, ...removedFiles]);
@@ -206,6 +206,7 @@ export async function updateIndexParts(parts: IndexParts, options: UpdateOptions
       bm25,
       embeddings,
       vectorIndex,
+      vectorStore,
       history,
       calibration: keptCalibration(parts.calibration, { refitted: lsa === "refitted", grewPastMinimum: parts.chunks.length < MIN_CALIBRATION_CHUNKS && chunks.length >= MIN_CALIBRATION_CHUNKS }),
     },

@@ -3,7 +3,7 @@ import type { L1Searcher } from "../l1/l1-search.js";
 import { createVectorStoreL1Searcher } from "../l1/vector-store/vector-store-l1.js";
 import { DEFAULT_EMBED_BATCH_SIZE, DEFAULT_EMBED_TIMEOUT_MS } from "./embed-chunks.js";
 import type { IndexParts, VectorStorePart } from "./index-parts.js";
-import { chunkOfRowMap, rowIdOf, syncRows, type VectorStoreL1Option } from "./vector-store-rows.js";
+import { chunkOfRowMap, newGeneration, pruneRows, rowIdOf, targetOf, writeRows, type VectorStoreL1Option } from "./vector-store-rows.js";
 
 /** Batch size and deadline of store writes: those of embedding. */
 interface WriteOptions {
@@ -21,11 +21,13 @@ export function storeSearcherOf(parts: IndexParts): L1Searcher | null {
   if (vectorStore === null || embeddings === null) return null;
   const dimensions = settings.embedder.dimensions;
   if (dimensions === null) return { search: async () => [] };
+  const rows = { namespace: vectorStore.namespace, generation: vectorStore.generation };
   return createVectorStoreL1Searcher({
     store: vectorStore.store,
     dialect: vectorStore.dialect,
     chunks,
-    chunkOfRow: chunkOfRowMap(chunks, settings.embedder),
+    chunkOfRow: chunkOfRowMap(chunks, settings.embedder, rows),
+    rows,
     embeddings,
     dimensions,
     coverage: createTermCoverage(parts.bm25),
@@ -33,34 +35,56 @@ export function storeSearcherOf(parts: IndexParts): L1Searcher | null {
 }
 
 /**
- * A full build's store: every row this package wrote before is deleted, then one row per chunk is
- * written from the vectors just built. @returns the store part of the knowledge base.
- * @throws LookupKnowledgeError `VECTOR_STORE_FAILED` / `VECTOR_STORE_TIMEOUT`.
+ * A full build's store: one row per chunk, written as a new generation from the vectors just
+ * built. The rows of earlier builds are left for the save to delete once the new index is
+ * committed, so a build killed half-way leaves the saved index's rows whole.
+ * @throws LookupKnowledgeError `VECTOR_STORE_FAILED` / `VECTOR_STORE_TIMEOUT`; `INVALID_OPTION` for a dialect whose target cannot be saved.
  */
-export async function writeBuildRows(parts: Omit<IndexParts, "vectorStore">, option: VectorStoreL1Option, options: WriteOptions): Promise<VectorStorePart> {
-  const target = option.dialect.target?.(option.store) ?? {};
+export async function writeBuildRows(parts: Omit<IndexParts, "vectorStore">, option: Required<VectorStoreL1Option>, options: WriteOptions): Promise<VectorStorePart> {
+  const target = targetOf(option);
+  const store: VectorStorePart = { ...option, target, generation: newGeneration(), pendingDeletes: [] };
   const { vectorIndex, chunks, settings } = parts;
-  const chunkIds = vectorIndex === null ? [] : chunks.map((_, i) => i);
-  const vectors = vectorIndex === null ? new Float32Array(0) : vectorIndex.vectorsOf(chunkIds);
-  await syncRows(option.store, option.dialect, chunks, settings.embedder, { clear: true, add: { chunkIds, vectors, dimensions: vectorIndex?.dimensions ?? 0 }, remove: [] }, limitsOf(options));
-  return { ...option, target };
+  if (vectorIndex === null) return store;
+  const chunkIds = chunks.map((_, i) => i);
+  const add = { chunkIds, vectors: vectorIndex.vectorsOf(chunkIds), dimensions: vectorIndex.dimensions, fresh: true };
+  await writeRows(option.store, option.dialect, chunks, settings.embedder, store, add, limitsOf(options));
+  return store;
 }
 
 /**
- * An update's store: rows of new and changed chunks are written, rows of changed and removed ones
- * deleted; after a refit of the embedder every row is written again (its vectors are another
- * model's). @returns how many rows were written and deleted.
+ * An update's store: rows of new and changed chunks are written; rows of changed and removed ones
+ * are listed for the save to delete. After a refit of the embedder every row is written again, as
+ * a new generation. @returns the store part and how many rows were written and are to be deleted.
  * @throws LookupKnowledgeError `VECTOR_STORE_FAILED` / `VECTOR_STORE_TIMEOUT`; the next update finishes the sync.
  */
-export async function syncUpdateRows(before: Pick<IndexParts, "chunks" | "settings">, after: Pick<IndexParts, "chunks" | "settings" | "vectorIndex" | "vectorStore">, refitted: boolean, options: WriteOptions): Promise<{ written: number; deleted: number }> {
-  const store = after.vectorStore;
-  if (store === null || after.vectorIndex === null) return { written: 0, deleted: 0 };
-  const old = new Set(before.chunks.map((chunk) => rowIdOf(chunk, before.settings.embedder)));
-  const now = after.chunks.map((chunk) => rowIdOf(chunk, after.settings.embedder));
+export async function syncUpdateRows(
+  before: Pick<IndexParts, "chunks" | "settings">,
+  after: Pick<IndexParts, "chunks" | "settings" | "vectorIndex" | "vectorStore">,
+  refitted: boolean,
+  options: WriteOptions,
+): Promise<{ vectorStore: VectorStorePart | null; written: number; deleted: number }> {
+  const previous = after.vectorStore;
+  if (previous === null || after.vectorIndex === null) return { vectorStore: previous, written: 0, deleted: 0 };
+  const store: VectorStorePart = refitted ? { ...previous, generation: newGeneration(), pendingDeletes: [...previous.pendingDeletes] } : { ...previous, pendingDeletes: [...previous.pendingDeletes] };
+  const old = new Set(before.chunks.map((chunk) => rowIdOf(chunk, before.settings.embedder, previous)));
+  const now = after.chunks.map((chunk) => rowIdOf(chunk, after.settings.embedder, store));
   const kept = new Set(now);
   const chunkIds = now.flatMap((id, i) => (refitted || !old.has(id) ? [i] : []));
-  const remove = [...old].filter((id) => !kept.has(id));
-  const vectors = after.vectorIndex.vectorsOf(chunkIds);
-  await syncRows(store.store, store.dialect, after.chunks, after.settings.embedder, { clear: false, add: { chunkIds, vectors, dimensions: after.vectorIndex.dimensions }, remove }, limitsOf(options));
-  return { written: chunkIds.length, deleted: remove.length };
+  // After a refit the old generation goes as a whole; otherwise the rows no chunk has any more.
+  const removed = refitted ? [] : [...old].filter((id) => !kept.has(id));
+  store.pendingDeletes = [...new Set([...store.pendingDeletes, ...removed])].filter((id) => !kept.has(id));
+  const add = { chunkIds, vectors: after.vectorIndex.vectorsOf(chunkIds), dimensions: after.vectorIndex.dimensions, fresh: refitted };
+  await writeRows(store.store, store.dialect, after.chunks, after.settings.embedder, store, add, limitsOf(options));
+  return { vectorStore: store, written: chunkIds.length, deleted: refitted ? old.size : removed.length };
+}
+
+/**
+ * After a save committed `store`'s index: deletes its pending rows and the rows of other
+ * generations, then clears the pending list. @returns a warning line when the store failed (the
+ * list is kept, and the manifest that was just saved holds it, so the next save tries again).
+ */
+export async function pruneAfterSave(store: VectorStorePart, options: WriteOptions): Promise<string | null> {
+  const { pendingDeleted, warning } = await pruneRows(store.store, store.dialect, { namespace: store.namespace, generation: store.generation }, store.pendingDeletes, limitsOf(options));
+  if (pendingDeleted) store.pendingDeletes = [];
+  return warning;
 }

@@ -54,7 +54,7 @@ describe("the CLI with L1 in Postgres/pgvector", () => {
       expect(built.stderr).toContain("L1 rows in pgvector");
       expect(built.code).toBe(0);
       const manifestText = await readFile(join(index, "manifest.json"), "utf8");
-      expect((JSON.parse(manifestText) as IndexManifest).vectorStore).toEqual({ dialect: "pgvector", target: { schema: null, table, collection: null } });
+      expect((JSON.parse(manifestText) as IndexManifest).vectorStore).toEqual({ dialect: "pgvector", target: { schema: null, table, collection: null }, namespace: "default", generation: expect.stringMatching(/^[0-9a-f]{16}$/), pendingDeletes: [] });
       expect(manifestText).not.toContain("postgres:postgres@");
 
       const answered = await runCli(["query", "who approves a large refund", "--index", index, "--corpus", corpus, "--no-trace", "--json"], { LOOKUP_KNOWLEDGE_PGVECTOR_URL: postgres.url });
@@ -77,6 +77,18 @@ describe("the CLI with L1 in Postgres/pgvector", () => {
       expect(run.code).toBe(1);
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
       expect(run.stderr).toContain(`--pgvector URL --pgvector-table ${table}`);
+    },
+    CLI_TIMEOUT,
+  );
+
+  it(
+    "refuses to update a store-backed index without --pgvector instead of rebuilding it into a local graph",
+    async () => {
+      const before = await readFile(join(index, "manifest.json"), "utf8");
+      const run = await runCli(["index", "--corpus", corpus, "--out", index]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("keeps L1 in a pgvector vector store");
+      expect(await readFile(join(index, "manifest.json"), "utf8")).toBe(before);
     },
     CLI_TIMEOUT,
   );

@@ -123,11 +123,27 @@ describe("manifestProblem", () => {
 });
 
 describe("manifestProblem on the vectorStore record", () => {
-  const PG_STORE = { dialect: "pgvector", target: { schema: null, table: "lookup_knowledge_chunks", collection: null } };
+  const ROW_ID = "6f1c0d3e-2b4a-4c5d-8e9f-0a1b2c3d4e5f";
+  const PG_STORE = {
+    dialect: "pgvector",
+    target: { schema: null, table: "lookup_knowledge_chunks", collection: null },
+    namespace: "default",
+    generation: "0123456789abcdef",
+    pendingDeletes: [ROW_ID],
+  };
+  const INCOMPLETE = "manifest.json has an incomplete vectorStore (expected dialect, target, namespace, generation and pendingDeletes)";
+  const BAD_TARGET = "manifest.json has no valid vectorStore.target (expected an object of at most 16 identifier-named strings, numbers and nulls)";
 
   /** A fresh manifest whose vectorStore is `store` (left out when undefined). */
   function withStore(store: unknown): Record<string, unknown> {
     return withField("vectorStore", store);
+  }
+
+  /** PG_STORE with `fields` changed; a field set to undefined is left out. */
+  function storeWith(fields: Record<string, unknown>): Record<string, unknown> {
+    const store: Record<string, unknown> = { ...PG_STORE, ...fields };
+    for (const [key, value] of Object.entries(fields)) if (value === undefined) delete store[key];
+    return store;
   }
 
   it("accepts a manifest without vectorStore (L1 in the HNSW graph)", () => {
@@ -135,21 +151,29 @@ describe("manifestProblem on the vectorStore record", () => {
   });
 
   it.each<[string, unknown]>([
-    ["a pgvector record with null fields", PG_STORE],
-    ["a record with an empty target", { dialect: "memory", target: {} }],
-    ["a target with a number", { dialect: "qdrant", target: { collection: "kb", port: 6333 } }],
-    ["a dialect name of exactly 100 characters", { dialect: "d".repeat(100), target: {} }],
-    ["a target string of exactly 1000 characters", { dialect: "x", target: { url: "u".repeat(1000) } }],
+    ["a pgvector record with null fields and a pending delete", PG_STORE],
+    ["a record with an empty target and nothing pending", storeWith({ dialect: "memory", target: {}, pendingDeletes: [] })],
+    ["a target with a number", storeWith({ dialect: "qdrant", target: { collection: "kb", port: 6333 } })],
+    ["a target of 16 fields", storeWith({ target: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`f${i}`, i])) })],
+    ["a target string of exactly 1000 characters", storeWith({ dialect: "x", target: { url: "u".repeat(1000) } })],
+    ["a dialect name of exactly 64 characters", storeWith({ dialect: "d".repeat(64) })],
+    ["a dialect name with digits, _ and -", storeWith({ dialect: "my-store_2" })],
+    ["a namespace of exactly 64 characters", storeWith({ namespace: "n".repeat(64) })],
+    ["a namespace with capitals, digits, _, . and -", storeWith({ namespace: "Handbook-2.prod_eu" })],
+    ["several pending deletes", storeWith({ pendingDeletes: [ROW_ID, "0b7e2f4a-9c1d-4e3f-8a5b-6c7d8e9f0a1b"] })],
   ])("accepts %s", (_name, store) => {
     expect(manifestProblem(withStore(store))).toBeNull();
   });
 
+  it.each(["dialect", "target", "namespace", "generation", "pendingDeletes"])("refuses a record without %s as incomplete, naming every field it needs", (field) => {
+    expect(manifestProblem(withStore(storeWith({ [field]: undefined })))).toBe(INCOMPLETE);
+  });
+
   it.each<[string, unknown]>([
-    ["no dialect", { target: PG_STORE.target }],
-    ["no target", { dialect: "pgvector" }],
-    ["neither", {}],
-  ])("refuses a record with %s as incomplete", (_name, store) => {
-    expect(manifestProblem(withStore(store))).toBe("manifest.json has an incomplete vectorStore (expected dialect and target)");
+    ["the record of an index saved before namespaces and generations", { dialect: "pgvector", target: PG_STORE.target }],
+    ["an empty record", {}],
+  ])("refuses %s as incomplete", (_name, store) => {
+    expect(manifestProblem(withStore(store))).toBe(INCOMPLETE);
   });
 
   it.each<[string, unknown]>([
@@ -161,11 +185,16 @@ describe("manifestProblem on the vectorStore record", () => {
   });
 
   it.each<[string, unknown]>([
-    ["of 101 characters", "d".repeat(101)],
+    ["of 65 characters", "d".repeat(65)],
+    ["with capitals", "PgVector"],
+    ["starting with a digit", "1pg"],
+    ["with a space", "pg vector"],
+    ["with a newline", "pgvector\nlookup-knowledge: all good"],
+    ["that is empty", ""],
     ["that is a number", 7],
     ["that is null", null],
   ])("refuses a dialect name %s, naming vectorStore.dialect", (_name, dialect) => {
-    expect(manifestProblem(withStore({ ...PG_STORE, dialect }))).toBe("manifest.json has no valid vectorStore.dialect (expected a string of at most 100 characters)");
+    expect(manifestProblem(withStore(storeWith({ dialect })))).toBe("manifest.json has no valid vectorStore.dialect (expected a dialect name (a-z, 0-9, _, -))");
   });
 
   it.each<[string, unknown]>([
@@ -173,10 +202,54 @@ describe("manifestProblem on the vectorStore record", () => {
     ["a list value", { tables: ["a", "b"] }],
     ["a boolean value", { ssl: true }],
     ["a string value over 1000 characters", { url: "u".repeat(1001) }],
+    ["17 fields", Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`f${i}`, i]))],
+    ["a field name that is not an identifier", { "table name": "lookup_knowledge_chunks" }],
+    ["a field name of 33 characters", { ["k".repeat(33)]: 1 }],
+    ["a field name carrying SQL", { 'x"); DROP TABLE users; --': 1 }],
     ["a list instead of an object", ["lookup_knowledge_chunks"]],
     ["a string instead of an object", "lookup_knowledge_chunks"],
     ["null instead of an object", null],
   ])("refuses a target with %s, naming vectorStore.target", (_name, target) => {
-    expect(manifestProblem(withStore({ dialect: "pgvector", target }))).toBe("manifest.json has no valid vectorStore.target (expected an object of strings, numbers and nulls)");
+    expect(manifestProblem(withStore(storeWith({ target })))).toBe(BAD_TARGET);
+  });
+
+  it.each<[string, unknown]>([
+    ["empty", ""],
+    ["of 65 characters", "n".repeat(65)],
+    ["with a slash", "kb/one"],
+    ["with a space", "kb one"],
+    ["a number", 7],
+    ["null", null],
+  ])("refuses a namespace that is %s, naming vectorStore.namespace", (_name, namespace) => {
+    expect(manifestProblem(withStore(storeWith({ namespace })))).toBe("manifest.json has no valid vectorStore.namespace (expected a namespace (1-64 letters, digits, _, ., -))");
+  });
+
+  it.each<[string, unknown]>([
+    ["in capitals", "0123456789ABCDEF"],
+    ["of 15 digits", "0123456789abcde"],
+    ["of 17 digits", "0123456789abcdef0"],
+    ["not hex", "0123456789abcdeg"],
+    ["the index folder's generation name", "gen-0123456789abcdef"],
+    ["a number", 1234567890123456],
+    ["null", null],
+  ])("refuses a row generation %s, naming vectorStore.generation", (_name, generation) => {
+    expect(manifestProblem(withStore(storeWith({ generation })))).toBe("manifest.json has no valid vectorStore.generation (expected 16 hex digits)");
+  });
+
+  it.each<[string, unknown]>([
+    ["a single id instead of a list", ROW_ID],
+    ["a list with a number", [7]],
+    ["a list with null", [ROW_ID, null]],
+    ["an id that is not a UUID", ["row-1"]],
+    ["an id in capitals", [ROW_ID.toUpperCase()]],
+    ["an id with SQL after it", [`${ROW_ID}'); DROP TABLE users; --`]],
+    ["an id without dashes", [ROW_ID.replaceAll("-", "")]],
+    ["null", null],
+  ])("refuses pendingDeletes that are %s, naming vectorStore.pendingDeletes", (_name, pendingDeletes) => {
+    expect(manifestProblem(withStore(storeWith({ pendingDeletes })))).toBe("manifest.json has no valid vectorStore.pendingDeletes (expected a list of row ids (UUIDs))");
+  });
+
+  it("names a bad field before saying the record is incomplete", () => {
+    expect(manifestProblem(withStore({ dialect: "Bad Name", target: {} }))).toMatch(/no valid vectorStore\.dialect/);
   });
 });

@@ -55,6 +55,8 @@ interface PgVectorModule {
   PGVectorStore: new (embeddings: Embeddings, config: object) => PgVectorStoreLike;
 }
 
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
 /** Milliseconds a failed connect waits for its pool to close before giving up on it. */
 const CLOSE_WAIT_MS = 2000;
 
@@ -73,10 +75,21 @@ export async function connectPgVectorStore(options: PgVectorConnectOptions): Pro
     throw new LookupKnowledgeError("INVALID_OPTION", "connectPgVectorStore needs a connectionString, e.g. postgresql://user:password@host:5432/db.");
   }
   const tableName = options.tableName ?? "lookup_knowledge_chunks";
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(tableName)) throw new LookupKnowledgeError("INVALID_OPTION", `tableName must be a plain SQL identifier (letters, digits, _), got ${JSON.stringify(tableName)}.`);
+  // PGVectorStore writes both names into its SQL as they are: only plain identifiers get through.
+  for (const [name, value] of [["tableName", tableName], ["schemaName", options.schemaName]] as const) {
+    if (value !== undefined && (typeof value !== "string" || !IDENTIFIER.test(value))) {
+      throw new LookupKnowledgeError("INVALID_OPTION", `${name} must be a plain SQL identifier (letters, digits, _; at most 63), got ${JSON.stringify(String(value).slice(0, 80))}.`);
+    }
+  }
+  const max = options.maxConnections ?? 4;
+  const connectionTimeoutMs = options.connectionTimeoutMs ?? 2000;
+  if (!Number.isInteger(max) || max < 1) throw new LookupKnowledgeError("INVALID_OPTION", `maxConnections must be an integer from 1, got ${String(max)}.`);
+  if (typeof connectionTimeoutMs !== "number" || !Number.isFinite(connectionTimeoutMs) || connectionTimeoutMs < 0) {
+    throw new LookupKnowledgeError("INVALID_OPTION", `connectionTimeoutMs must be a number of milliseconds from 0 (0 waits forever), got ${String(connectionTimeoutMs)}.`);
+  }
   const pg = await importOptional<PgModule>("pg");
   const { PGVectorStore } = await importOptional<PgVectorModule>("@langchain/community/vectorstores/pgvector");
-  const pool = new pg.default.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 4, connectionTimeoutMillis: options.connectionTimeoutMs ?? 2000 });
+  const pool = new pg.default.Pool({ connectionString: options.connectionString, max, connectionTimeoutMillis: connectionTimeoutMs });
   pool.on("error", () => {});
   // `PGVectorStore.initialize`'s steps, with the store in hand: when creating the table fails, its
   // checked-out client must be released, or ending the pool would wait forever.

@@ -1,6 +1,6 @@
 import type { DocumentInterface } from "@langchain/core/documents";
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
-import { ROW_ID_KEY, ROW_KIND, ROW_KIND_KEY, type VectorStoreDialect } from "./vector-store-dialect.js";
+import { ROW_GENERATION_KEY, ROW_ID_KEY, ROW_NAMESPACE_KEY, type VectorStoreDialect } from "./vector-store-dialect.js";
 
 /** The field of `MemoryVectorStore` this dialect edits. */
 interface MemoryRows {
@@ -14,15 +14,18 @@ interface MemoryRows {
  */
 export const memoryDialect: VectorStoreDialect = {
   name: "memory",
-  domainFilter: (domain) => (doc: DocumentInterface) => doc.metadata.domain === domain,
+  filter:
+    ({ namespace, generation, domain }) =>
+    (doc: DocumentInterface) =>
+      doc.metadata[ROW_NAMESPACE_KEY] === namespace && doc.metadata[ROW_GENERATION_KEY] === generation && (domain === null || doc.metadata.domain === domain),
   similarity: (score) => score,
   async deleteIds(store: VectorStoreInterface, ids: string[]) {
     const gone = new Set(ids);
     const rows = store as unknown as MemoryRows;
     rows.memoryVectors = rows.memoryVectors.filter((row) => !gone.has(String(row.metadata[ROW_ID_KEY])));
   },
-  async clear(store: VectorStoreInterface) {
+  async deleteOtherGenerations(store: VectorStoreInterface, { namespace, generation }) {
     const rows = store as unknown as MemoryRows;
-    rows.memoryVectors = rows.memoryVectors.filter((row) => row.metadata[ROW_KIND_KEY] !== ROW_KIND);
+    rows.memoryVectors = rows.memoryVectors.filter((row) => row.metadata[ROW_NAMESPACE_KEY] !== namespace || row.metadata[ROW_GENERATION_KEY] === generation);
   },
 };

@@ -1,5 +1,5 @@
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
-import type { VectorStoreDialect } from "./vector-store-dialect.js";
+import { ROW_GENERATION_KEY, ROW_NAMESPACE_KEY, type VectorStoreDialect } from "./vector-store-dialect.js";
 
 /** The part of a `pg` pool or client this dialect touches. */
 interface ErrorEmitter {
@@ -35,13 +35,13 @@ function distanceOf(score: number, strategy: string, normalization: string | und
 
 /**
  * `PGVectorStore` (`@langchain/community/vectorstores/pgvector`, Postgres with pgvector): the
- * domain filter is its metadata filter `{ domain }`, and its scores are distances of its
+ * filter is its metadata filter (`WHERE metadata->>'domain' = $n` in the search's own query), and its scores are distances of its
  * `distanceStrategy` (or its normalised similarities, with `scoreNormalization: "similarity"`).
  * For unit-length vectors (the default embedder's) all three strategies give the cosine.
  */
 export const pgvectorDialect: VectorStoreDialect = {
   name: "pgvector",
-  domainFilter: (domain) => ({ domain }),
+  filter: ({ namespace, generation, domain }) => ({ [ROW_NAMESPACE_KEY]: namespace, [ROW_GENERATION_KEY]: generation, ...(domain === null ? {} : { domain }) }),
   similarity(score, store) {
     const { distanceStrategy = "cosine", scoreNormalization } = store as PgVectorFields;
     if (distanceStrategy === "innerProduct") return scoreNormalization === "similarity" ? score : -score; // `<#>` is the negative inner product
@@ -53,6 +53,9 @@ export const pgvectorDialect: VectorStoreDialect = {
     // store keeps checked out; the next query then fails, and the lookup falls back to L0.
     keepErrorsFromCrashing((store as PgVectorFields).pool);
     keepErrorsFromCrashing((store as PgVectorFields).client);
+  },
+  async deleteOtherGenerations(store, { namespace, generation }) {
+    await store.delete({ filter: { [ROW_NAMESPACE_KEY]: namespace, [ROW_GENERATION_KEY]: { neq: generation } } });
   },
   target(store: VectorStoreInterface) {
     const fields = store as PgVectorFields;

@@ -1,26 +1,44 @@
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 
-/** Where a store keeps the rows of one knowledge base, as the manifest records it: table, collection, URL... */
+/** Where a store keeps the rows of one knowledge base, as the manifest records it: table, collection... */
 export type VectorStoreTarget = Readonly<Record<string, string | number | null>>;
 
 /**
- * What L1 needs to know about one kind of LangChain vector store: how a domain filter is written
- * for it, how its scores become cosine similarities, and how rows are deleted. Built-in ones:
- * {@link pgvectorDialect} (`PGVectorStore`) and {@link memoryDialect} (`MemoryVectorStore`);
- * write one for another store in a few lines.
+ * Which rows a search or a delete may touch: those of one knowledge base (`namespace`) and of its
+ * current generation (a full build or an embedder refit starts a new one), and, for a search, of
+ * one domain.
+ */
+export interface RowScope {
+  namespace: string;
+  generation: string;
+  /** Only rows of this domain; null: every domain. */
+  domain: string | null;
+}
+
+/**
+ * What L1 needs to know about one kind of LangChain vector store: how a filter on the rows'
+ * metadata is written for it, how its scores become cosine similarities, and how rows are deleted.
+ * Built-in ones: {@link pgvectorDialect} (`PGVectorStore`) and {@link memoryDialect}
+ * (`MemoryVectorStore`); write one for another store in a few lines.
  * @example
+ * // Qdrant (@langchain/qdrant), cosine collection: not run against a Qdrant server here.
  * const qdrantDialect: VectorStoreDialect = {
  *   name: "qdrant",
- *   domainFilter: (domain) => ({ must: [{ key: "metadata.domain", match: { value: domain } }] }),
+ *   filter: ({ namespace, generation, domain }) => ({
+ *     must: [
+ *       { key: "metadata.lk_kb", match: { value: namespace } },
+ *       { key: "metadata.lk_gen", match: { value: generation } },
+ *       ...(domain === null ? [] : [{ key: "metadata.domain", match: { value: domain } }]),
+ *     ],
+ *   }),
  *   similarity: (score) => score,
- *   target: (store) => ({ collection: (store as { collectionName?: string }).collectionName ?? null }),
  * };
  */
 export interface VectorStoreDialect {
-  /** Recorded in the manifest; a load checks that the store it gets is of this dialect. */
+  /** Recorded in the manifest (a-z, 0-9, `_`, `-`; at most 64); a load checks that its store is of this dialect. */
   readonly name: string;
-  /** The store's filter for "metadata.domain equals `domain`", applied inside its search. */
-  domainFilter(domain: string): unknown;
+  /** The store's filter for rows whose metadata has `lk_kb` = namespace, `lk_gen` = generation and, unless null, `domain` = domain; applied inside its search. */
+  filter(scope: RowScope): unknown;
   /** The store's score of a hit as a cosine similarity (higher is closer), e.g. `1 - distance`. */
   similarity(score: number, store: VectorStoreInterface): number;
   /** Where `store` keeps its rows, recorded in the manifest and compared at load. @default `{}` */
@@ -34,25 +52,27 @@ export interface VectorStoreDialect {
   attach?(store: VectorStoreInterface): void;
   /** Deletes rows by id. @default `store.delete({ ids })` */
   deleteIds?(store: VectorStoreInterface, ids: string[]): Promise<void>;
-  /** Deletes every row this package wrote (a full build starts from an empty table). @default `store.delete({ filter: { lk_kind: "chunk" } })` */
-  clear?(store: VectorStoreInterface): Promise<void>;
+  /**
+   * Deletes the rows of `namespace` of every generation but `generation` (what earlier builds and
+   * killed ones left), after a save commits. Without it, those rows stay in the store, never
+   * returned (the search filters on the generation), and a save warns.
+   */
+  deleteOtherGenerations?(store: VectorStoreInterface, scope: { namespace: string; generation: string }): Promise<void>;
 }
 
-/** Metadata key and value that mark the rows this package writes. */
+/** Metadata keys of the rows this package writes. */
 export const ROW_KIND_KEY = "lk_kind";
 export const ROW_KIND = "chunk";
-/** Metadata key of a row's id (the store's own id field is not returned by every store). */
+/** The row's id (the store's own id field is not returned by every store). */
 export const ROW_ID_KEY = "lk_id";
+/** The knowledge base the row belongs to (`vectorStore.namespace`). */
+export const ROW_NAMESPACE_KEY = "lk_kb";
+/** The generation of rows the row belongs to. */
+export const ROW_GENERATION_KEY = "lk_gen";
 
 /** Deletes rows through the dialect or the store's own `delete`. */
 export async function deleteRows(store: VectorStoreInterface, dialect: VectorStoreDialect, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   if (dialect.deleteIds) return dialect.deleteIds(store, ids);
   await store.delete({ ids });
-}
-
-/** Deletes every row this package wrote, through the dialect or the store's own `delete`. */
-export async function clearRows(store: VectorStoreInterface, dialect: VectorStoreDialect): Promise<void> {
-  if (dialect.clear) return dialect.clear(store);
-  await store.delete({ filter: { [ROW_KIND_KEY]: ROW_KIND } });
 }

@@ -17,6 +17,8 @@ export interface VectorStoreL1Deps {
   chunks: readonly Chunk[];
   /** Row id → chunk number, for the rows of the current chunks; a row of another id is skipped. */
   chunkOfRow: ReadonlyMap<string, number>;
+  /** The knowledge base's rows: its namespace and current generation, which every search filters on. */
+  rows: { namespace: string; generation: string };
   /** Embeddings of the query, the ones the rows were embedded with. */
   embeddings: EmbeddingsInterface;
   dimensions: number;
@@ -42,16 +44,15 @@ function hitsOf(raw: unknown): [unknown, unknown][] {
  * A store that throws, hangs past `timeoutMs` or answers garbage raises `VECTOR_STORE_FAILED`
  * or `VECTOR_STORE_TIMEOUT`; the L1 node records it and the lookup answers from L0.
  */
-export function createVectorStoreL1Searcher({ store, dialect, chunks, chunkOfRow, embeddings, dimensions, coverage }: VectorStoreL1Deps): L1Searcher {
+export function createVectorStoreL1Searcher({ store, dialect, chunks, chunkOfRow, rows, embeddings, dimensions, coverage }: VectorStoreL1Deps): L1Searcher {
   return {
     async search(query, { domain, k, minScore, timeoutMs = 0, signal }) {
       const started = Date.now();
       const vector = await embedQueryChecked(embeddings, query, dimensions, { timeoutMs, signal });
-      const filter = domain === null ? undefined : dialect.domainFilter(domain);
       const left = remainingMs(timeoutMs, started);
       let raw: unknown;
       try {
-        raw = await withDeadline(() => store.similaritySearchVectorWithScore(vector, k, filter as never), {
+        raw = await withDeadline(async () => store.similaritySearchVectorWithScore(vector, k, dialect.filter({ ...rows, domain }) as never), {
           timeoutMs: left,
           signal,
           onTimeout: () => new LookupKnowledgeError("VECTOR_STORE_TIMEOUT", `the ${dialect.name} vector store did not answer within ${timeoutMs} ms; check the database, or raise l1.timeoutMs.`),
@@ -77,7 +78,8 @@ export function createVectorStoreL1Searcher({ store, dialect, chunks, chunkOfRow
         // A store whose filter let another domain through still keeps the L1 contract.
         if (domain !== null && chunks[id].meta.domain !== domain) continue;
         const similarity = dialect.similarity(score, store);
-        if (!Number.isFinite(similarity) || similarity < minScore) continue;
+        // A cosine outside [-1, 1] is a score the dialect misreads: garbage, not a strong match.
+        if (!Number.isFinite(similarity) || similarity > 1 + 1e-6 || similarity < -1 - 1e-6 || similarity < minScore) continue;
         seen.add(id);
         candidates.push({
           id,

@@ -13,6 +13,18 @@ function pgStore(fields: { distanceStrategy?: DistanceStrategy; scoreNormalizati
   return new PGVectorStore(new FakeEmbeddings(), { pool: new EventEmitter() as unknown as pg.Pool, tableName: "lk_rows", ...fields });
 }
 
+/** A real `PGVectorStore` on a pool that records each query and answers no rows. */
+function recordingPgStore(fields: { schemaName?: string } = {}): { store: PGVectorStore; queries: { sql: string; params: unknown[] }[] } {
+  const queries: { sql: string; params: unknown[] }[] = [];
+  const pool = Object.assign(new EventEmitter(), {
+    query: async (sql: string, params: unknown[]) => {
+      queries.push({ sql, params });
+      return { rows: [] };
+    },
+  });
+  return { store: new PGVectorStore(new FakeEmbeddings(), { pool: pool as unknown as pg.Pool, tableName: "lk_rows", ...fields }), queries };
+}
+
 /** Unit vectors in 3-D whose cosine is `cosine`: (1, 0, 0) and (c, √(1 − c²), 0). */
 function unitPair(cosine: number): [number[], number[]] {
   return [
@@ -89,9 +101,59 @@ describe("pgvectorDialect.similarity", () => {
   });
 });
 
-describe("pgvectorDialect.domainFilter", () => {
-  it("is PGVectorStore's metadata filter on the domain field", () => {
-    expect(pgvectorDialect.domainFilter("billing")).toEqual({ domain: "billing" });
+describe("pgvectorDialect.filter", () => {
+  const GEN = "0123456789abcdef";
+
+  it("is PGVectorStore's metadata filter on lk_kb, lk_gen and the domain", () => {
+    expect(pgvectorDialect.filter({ namespace: "handbook", generation: GEN, domain: "billing" })).toEqual({ lk_kb: "handbook", lk_gen: GEN, domain: "billing" });
+  });
+
+  it("leaves the domain out, rather than matching a null one, for a lookup without domain", () => {
+    const filter = pgvectorDialect.filter({ namespace: "handbook", generation: GEN, domain: null });
+    expect(filter).toEqual({ lk_kb: "handbook", lk_gen: GEN });
+    expect(filter).not.toHaveProperty("domain");
+  });
+
+  it("becomes equality clauses with bound parameters in PGVectorStore's own search query", async () => {
+    const { store, queries } = recordingPgStore();
+    await store.similaritySearchVectorWithScore([1, 0, 0], 5, pgvectorDialect.filter({ namespace: "handbook", generation: GEN, domain: "billing" }) as never);
+    expect(queries).toHaveLength(1);
+    const [{ sql, params }] = queries;
+    expect(sql).toMatch(/FROM lk_rows\s+WHERE metadata->>'lk_kb' = \$3 AND metadata->>'lk_gen' = \$4 AND metadata->>'domain' = \$5\s+ORDER BY/);
+    expect(params).toEqual(["[1,0,0]", 5, "handbook", GEN, "billing"]);
+  });
+
+  it("keeps a hostile namespace or domain in the parameters, never in the SQL", async () => {
+    const { store, queries } = recordingPgStore();
+    const hostile = "x'; DROP TABLE lk_rows; --";
+    await store.similaritySearchVectorWithScore([1, 0, 0], 5, pgvectorDialect.filter({ namespace: hostile, generation: GEN, domain: hostile }) as never);
+    expect(queries[0].sql).not.toContain("DROP");
+    expect(queries[0].params).toEqual(["[1,0,0]", 5, hostile, GEN, hostile]);
+  });
+});
+
+describe("pgvectorDialect.deleteOtherGenerations", () => {
+  const GEN = "0123456789abcdef";
+
+  it("asks the store to delete the namespace's rows whose lk_gen is not the current one", async () => {
+    const deletes: unknown[] = [];
+    const store = { delete: async (params: unknown) => void deletes.push(params) } as unknown as VectorStoreInterface;
+    await pgvectorDialect.deleteOtherGenerations!(store, { namespace: "handbook", generation: GEN });
+    expect(deletes).toEqual([{ filter: { lk_kb: "handbook", lk_gen: { neq: GEN } } }]);
+  });
+
+  it("passes the store's failure on, for the save to turn into a warning", async () => {
+    const store = { delete: async () => Promise.reject(new Error("permission denied for table lk_rows")) } as unknown as VectorStoreInterface;
+    await expect(pgvectorDialect.deleteOtherGenerations!(store, { namespace: "handbook", generation: GEN })).rejects.toThrow("permission denied for table lk_rows");
+  });
+
+  it("is one DELETE in PGVectorStore, of the namespace's rows with another or no generation", async () => {
+    const { store, queries } = recordingPgStore({ schemaName: "kb" });
+    await pgvectorDialect.deleteOtherGenerations!(store, { namespace: "handbook", generation: GEN });
+    expect(queries).toHaveLength(1);
+    const [{ sql, params }] = queries;
+    expect(sql.replace(/\s+/g, " ").trim()).toBe(`DELETE FROM "kb"."lk_rows" WHERE metadata->>'lk_kb' = $1 AND (metadata->>'lk_gen' IS NULL OR (metadata->>'lk_gen')::text != $2)`);
+    expect(params).toEqual(["handbook", GEN]);
   });
 });
 
@@ -158,9 +220,9 @@ describe("pgvectorDialect.attach", () => {
 });
 
 describe("pgvectorDialect", () => {
-  it("is named pgvector and leaves deletes to PGVectorStore's own delete", () => {
+  it("is named pgvector, leaves deletes by id to PGVectorStore's own delete, and deletes other generations itself", () => {
     expect(pgvectorDialect.name).toBe("pgvector");
     expect(pgvectorDialect.deleteIds).toBeUndefined();
-    expect(pgvectorDialect.clear).toBeUndefined();
+    expect(typeof pgvectorDialect.deleteOtherGenerations).toBe("function");
   });
 });

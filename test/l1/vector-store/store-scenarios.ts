@@ -14,12 +14,12 @@ export interface StoreUnderTest {
   close(): Promise<void>;
 }
 
-/** A store whose calls can be made to fail or hang, around a real one. */
-export function faultyStore(inner: VectorStoreInterface, mode: { value: "ok" | "throw" | "hang" }): VectorStoreInterface {
+/** A store whose calls of `method` can be made to fail or hang, around a real one. */
+export function faultyStore(inner: VectorStoreInterface, mode: { value: "ok" | "throw" | "hang" }, method: "similaritySearchVectorWithScore" | "addVectors" = "similaritySearchVectorWithScore"): VectorStoreInterface {
   return new Proxy(inner, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
-      if (key !== "similaritySearchVectorWithScore" || typeof value !== "function") return value;
+      if (key !== method || typeof value !== "function") return value;
       return async (...args: unknown[]) => {
         if (mode.value === "throw") throw new Error("connection to the vector store was lost (simulated)");
         if (mode.value === "hang") return new Promise(() => {});
@@ -27,6 +27,27 @@ export function faultyStore(inner: VectorStoreInterface, mode: { value: "ok" | "
       };
     },
   });
+}
+
+/** A store whose `addVectors` fails from its `failAt`-th call on: a build or update killed half-way. */
+function failingWrites(inner: VectorStoreInterface, failAt: number): VectorStoreInterface {
+  let calls = 0;
+  return new Proxy(inner, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (key !== "addVectors" || typeof value !== "function") return value;
+      return async (...args: unknown[]) => {
+        if (++calls >= failAt) throw new Error("the database went away mid-write (simulated)");
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+/** The ids the rows of `kb` must have: one per chunk, in its namespace and generation. */
+export function expectedRowIds(kb: KnowledgeBase): string[] {
+  const rows = kb.vectorStore!;
+  return sorted(kb.chunks.map((chunk) => rowIdOf(chunk, kb.settings.embedder, rows)));
 }
 
 const QUERY = "who approves a large refund";
@@ -55,9 +76,13 @@ export function describeStoreBackedL1(name: string, open: (table: string) => Pro
       await store?.close();
       await temp.cleanup();
     });
+    /** Rows of the other namespace the shared-table test built (handbook), which no test of this base touches. */
+    let handbookRows: string[] = [];
+    const otherNamespaceRows = async () => handbookRows;
 
-    it("writes one row per chunk, whose id follows from the chunk's source, content and embedder", async () => {
-      expect(await store.rowIds()).toEqual(sorted(kb.chunks.map((chunk) => rowIdOf(chunk, kb.settings.embedder))));
+    it("writes one row per chunk, whose id follows from the chunk, the embedder, the namespace and the generation", async () => {
+      expect(kb.vectorStore).toMatchObject({ dialect: store.dialect.name, namespace: "default", generation: expect.stringMatching(/^[0-9a-f]{16}$/), pendingDeletes: 0 });
+      expect(await store.rowIds()).toEqual(expectedRowIds(kb));
     });
 
     it("answers a lookup from the store with the same neighbours as the in-process graph", async () => {
@@ -81,24 +106,31 @@ export function describeStoreBackedL1(name: string, open: (table: string) => Pro
       }
     });
 
-    it("updates incrementally: writes only new and changed chunks' rows and deletes the rows of removed ones", async () => {
+    it("updates incrementally: writes only new and changed chunks' rows, and deletes the rows of removed ones once the save commits", async () => {
       const edited = join(corpusDir, "billing/refunds.md");
       await writeFile(edited, (await readFile(edited, "utf8")).replace("500 euros", "750 euros"));
       await rm(join(corpusDir, "deploy/deploy-freeze.md"));
       await writeFile(join(corpusDir, "billing/late-fees.md"), "---\ntitle: Late Fees\ndomain: billing\n---\nA late fee of 1.5% per month applies to invoices 45 days past due.\n");
-      const before = new Set(kb.chunks.map((chunk) => rowIdOf(chunk, kb.settings.embedder)));
+      const before = expectedRowIds(kb);
       const { knowledgeBase, changes } = await kb.update({ corpusDir });
-      const after = knowledgeBase.chunks.map((chunk) => rowIdOf(chunk, knowledgeBase.settings.embedder));
-      expect(await store.rowIds()).toEqual(sorted(after));
-      expect(changes.storeRows).toEqual({ written: after.filter((id) => !before.has(id)).length, deleted: [...before].filter((id) => !after.includes(id)).length });
+      const after = expectedRowIds(knowledgeBase);
+      expect(knowledgeBase.vectorStore?.generation).toBe(kb.vectorStore?.generation);
+      const removed = before.filter((id) => !after.includes(id));
+      expect(changes.storeRows).toEqual({ written: after.filter((id) => !before.includes(id)).length, deleted: removed.length });
+      // Until the new index is saved, the rows the saved one reads stay.
+      expect(await store.rowIds()).toEqual(sorted([...after, ...removed]));
+      expect(knowledgeBase.vectorStore?.pendingDeletes).toBe(removed.length);
+      await knowledgeBase.save(await temp.make());
+      expect(await store.rowIds()).toEqual(after);
+      expect(knowledgeBase.vectorStore?.pendingDeletes).toBe(0);
       expect(changes.storeRows!.written).toBeGreaterThan(0);
       expect(changes.storeRows!.written).toBeLessThan(after.length);
       expect(changes.storeRows!.deleted).toBeGreaterThan(0);
       // The kept embedder has not learnt the new file's words: its row is found among the billing rows.
       const hits = await knowledgeBase.l1!.search("a late fee applies to invoices past due", { domain: "billing", k: 20, minScore: -1 });
       expect(hits.map((hit) => hit.chunk.source)).toContain("billing/late-fees.md#top");
-      const removed = await knowledgeBase.l1!.search("deploy freeze", { domain: null, k: 20, minScore: -1 });
-      expect(removed.some((hit) => hit.chunk.source.startsWith("deploy/deploy-freeze.md"))).toBe(false);
+      const freeze = await knowledgeBase.l1!.search("deploy freeze", { domain: null, k: 20, minScore: -1 });
+      expect(freeze.some((hit) => hit.chunk.source.startsWith("deploy/deploy-freeze.md"))).toBe(false);
       kb = knowledgeBase;
     });
 
@@ -116,10 +148,56 @@ export function describeStoreBackedL1(name: string, open: (table: string) => Pro
 
       await writeFile(join(corpusDir, "access/sso.md"), "---\ntitle: Single Sign-On\ndomain: access\n---\nSingle sign-on goes through the Okta tenant; new apps need a SAML connector.\n");
       const { knowledgeBase, changes } = await loaded.update({ corpusDir });
-      expect(changes.storeRows?.deleted).toBe(0);
-      expect(await store.rowIds()).toEqual(sorted(knowledgeBase.chunks.map((chunk) => rowIdOf(chunk, knowledgeBase.settings.embedder))));
+      expect(changes.storeRows).toEqual({ written: 1, deleted: 0 });
+      expect(await store.rowIds()).toEqual(expectedRowIds(knowledgeBase));
       const access = await knowledgeBase.l1!.search("access for new apps", { domain: "access", k: 20, minScore: -1 });
       expect(access.map((hit) => hit.chunk.source)).toContain("access/sso.md#top");
+      kb = knowledgeBase;
+    });
+
+    it("keeps two knowledge bases of one table apart by namespace: building one leaves the other's rows and lookups alone", async () => {
+      const other = await KnowledgeBase.build({ corpusDir: KB_DIR, vectorStore: { store: store.store, dialect: store.dialect, namespace: "handbook" }, onWarning: () => {} });
+      await other.save(await temp.make());
+      expect(await store.rowIds()).toEqual(sorted([...expectedRowIds(kb), ...expectedRowIds(other)]));
+      const mine = await kb.l1!.search(QUERY, { domain: null, k: 30, minScore: -1 });
+      expect(mine.length).toBeGreaterThan(0);
+      expect(mine.every((hit) => kb.chunks[hit.id] === hit.chunk)).toBe(true);
+      const theirs = await other.l1!.search(QUERY, { domain: "billing", k: 3, minScore: -1 });
+      expect(theirs.map((hit) => hit.chunk.meta.domain)).toEqual(["billing", "billing", "billing"]);
+      // A rebuild of the other base replaces its own rows only.
+      const again = await KnowledgeBase.build({ corpusDir: KB_DIR, vectorStore: { store: store.store, dialect: store.dialect, namespace: "handbook" }, onWarning: () => {} });
+      await again.save(await temp.make());
+      expect(await store.rowIds()).toEqual(sorted([...expectedRowIds(kb), ...expectedRowIds(again)]));
+      handbookRows = expectedRowIds(again);
+    });
+
+    it("leaves the saved index's rows whole when a full build dies half-way, and the next build and save leave exactly its own rows", async () => {
+      const saved = await temp.make();
+      await kb.save(saved);
+      const before = await store.rowIds();
+      const dying = { store: failingWrites(store.store, 2), dialect: store.dialect };
+      await expect(KnowledgeBase.build({ corpusDir, vectorStore: dying, embedBatchSize: 8, onWarning: () => {} })).rejects.toMatchObject({ code: "VECTOR_STORE_FAILED", message: expect.stringContaining("went away mid-write") });
+      // The half-written generation is there, but the saved index reads its own, which is whole.
+      const loaded = await KnowledgeBase.load(saved, { vectorStore: { store: store.store, dialect: store.dialect } });
+      expect((await store.rowIds()).filter((id) => before.includes(id))).toEqual(before);
+      expect((await loaded.l1!.search(QUERY, { domain: null, k: 3, minScore: 0.05 }))[0].chunk.source).toMatch(/^billing\/refunds\.md#/);
+      const rebuilt = await KnowledgeBase.build({ corpusDir, vectorStore: { store: store.store, dialect: store.dialect }, onWarning: () => {} });
+      await rebuilt.save(saved);
+      expect(await store.rowIds()).toEqual(sorted([...expectedRowIds(rebuilt), ...(await otherNamespaceRows())]));
+      kb = rebuilt;
+    });
+
+    it("converges after an update that dies half-way: the retry and its save leave exactly the current rows", async () => {
+      const saved = await temp.make();
+      await kb.save(saved);
+      await writeFile(join(corpusDir, "billing/credits.md"), "---\ntitle: Service Credits\ndomain: billing\n---\nService credits are issued after an outage.\n\n## Claiming\n\nClaim within 30 days.\n\n## Limits\n\nAt most 10% of the monthly fee.\n");
+      const dying = await KnowledgeBase.load(saved, { vectorStore: { store: failingWrites(store.store, 2), dialect: store.dialect }, localVectors: true });
+      await expect(dying.update({ corpusDir, embedBatchSize: 1 })).rejects.toMatchObject({ code: "VECTOR_STORE_FAILED" });
+      const retry = await KnowledgeBase.load(saved, { vectorStore: { store: store.store, dialect: store.dialect }, localVectors: true });
+      const { knowledgeBase } = await retry.update({ corpusDir });
+      await knowledgeBase.save(saved);
+      expect(await store.rowIds()).toEqual(sorted([...expectedRowIds(knowledgeBase), ...(await otherNamespaceRows())]));
+      kb = knowledgeBase;
     });
 
     it.each(["throw", "hang"] as const)("falls back to L0 and traces the error when the store starts to %s mid-lookup", async (fault) => {

@@ -4,7 +4,7 @@ import { VectorStore } from "@langchain/core/vectorstores";
 import { describe, expect, it } from "vitest";
 import { LookupKnowledgeError } from "../../../src/errors.js";
 import type { L1SearchOptions } from "../../../src/l1/l1-search.js";
-import type { VectorStoreDialect } from "../../../src/l1/vector-store/vector-store-dialect.js";
+import type { RowScope, VectorStoreDialect } from "../../../src/l1/vector-store/vector-store-dialect.js";
 import { createVectorStoreL1Searcher } from "../../../src/l1/vector-store/vector-store-l1.js";
 import { tokenize } from "../../../src/text/tokenize.js";
 import { makeChunk } from "../../helpers/retrieval-fakes.js";
@@ -49,17 +49,17 @@ class ScriptedVectorStore extends VectorStore {
   }
 }
 
-/** A dialect whose scores are distances (similarity = 1 − score), recording the filters it writes. */
-function distanceDialect(): VectorStoreDialect & { filters: string[]; stores: unknown[] } {
-  const filters: string[] = [];
+/** A dialect whose scores are distances (similarity = 1 − score), recording the scopes it writes filters for. */
+function distanceDialect(): VectorStoreDialect & { filters: RowScope[]; stores: unknown[] } {
+  const filters: RowScope[] = [];
   const stores: unknown[] = [];
   return {
     name: "fake",
     filters,
     stores,
-    domainFilter: (domain) => {
-      filters.push(domain);
-      return { where: { domain } };
+    filter: (scope) => {
+      filters.push(scope);
+      return { where: scope };
     },
     similarity: (score, store) => {
       stores.push(store);
@@ -76,6 +76,7 @@ const CHUNKS = [
 ];
 const ROW_OF = ["row-refunds", "row-deploy", "row-invoices", "row-readme"];
 const CHUNK_OF_ROW = new Map(ROW_OF.map((row, i) => [row, i]));
+const ROWS = { namespace: "handbook", generation: "0123456789abcdef" };
 
 /** A row as a store returns it: a document whose metadata carries the row id. */
 function row(chunk: number, extra: Record<string, unknown> = {}): DocumentInterface {
@@ -88,7 +89,7 @@ function searcherWith(answer: Answer, parts: { embeddings?: Embeddings; dialect?
   const store = new ScriptedVectorStore(answer);
   const dialect = parts.dialect ?? distanceDialect();
   const embeddings = parts.embeddings ?? new ScriptedEmbeddings();
-  const searcher = createVectorStoreL1Searcher({ store, dialect, chunks: CHUNKS, chunkOfRow: CHUNK_OF_ROW, embeddings, dimensions: D, ...(parts.coverage ? { coverage: parts.coverage } : {}) });
+  const searcher = createVectorStoreL1Searcher({ store, dialect, chunks: CHUNKS, chunkOfRow: CHUNK_OF_ROW, rows: ROWS, embeddings, dimensions: D, ...(parts.coverage ? { coverage: parts.coverage } : {}) });
   return { searcher, store, dialect, embeddings };
 }
 
@@ -119,19 +120,55 @@ describe("createVectorStoreL1Searcher", () => {
     expect((dialect as ReturnType<typeof distanceDialect>).stores.every((seen) => seen === store)).toBe(true);
   });
 
-  it("asks the store with the query's vector and k, and no filter when the lookup has no domain", async () => {
+  it("asks the store with the query's vector and k, filtered on the namespace and generation alone when the lookup has no domain", async () => {
     const { searcher, store, dialect } = searcherWith(async () => []);
     await searcher.search("refund window", { ...OPTIONS, k: 7 });
-    expect(store.calls).toEqual([{ vector: QUERY_VECTOR, k: 7, filter: undefined, arity: 3 }]);
-    expect((dialect as ReturnType<typeof distanceDialect>).filters).toEqual([]);
+    const scope = { namespace: "handbook", generation: "0123456789abcdef", domain: null };
+    expect(store.calls).toEqual([{ vector: QUERY_VECTOR, k: 7, filter: { where: scope }, arity: 3 }]);
+    expect((dialect as ReturnType<typeof distanceDialect>).filters).toEqual([scope]);
   });
 
-  it("passes the dialect's domainFilter(domain) to the store and names the filter in each hit's reasons", async () => {
+  it("passes the dialect's filter of the namespace, generation and domain to the store and names the domain in each hit's reasons", async () => {
     const { searcher, store, dialect } = searcherWith(async () => [[row(0), 0.2]]);
     const hits = await searcher.search("refund window", { ...OPTIONS, domain: "billing" });
-    expect(store.calls[0].filter).toEqual({ where: { domain: "billing" } });
-    expect((dialect as ReturnType<typeof distanceDialect>).filters).toEqual(["billing"]);
+    const scope = { namespace: "handbook", generation: "0123456789abcdef", domain: "billing" };
+    expect(store.calls[0].filter).toEqual({ where: scope });
+    expect((dialect as ReturnType<typeof distanceDialect>).filters).toEqual([scope]);
     expect(hits[0].hitReasons).toEqual(["L1:similarity:0.80", "L1:domain_filter:billing"]);
+  });
+
+  it("asks the dialect for a filter on every search, with that search's domain", async () => {
+    const { searcher, dialect } = searcherWith(async () => []);
+    await searcher.search("refunds", { ...OPTIONS, domain: "billing" });
+    await searcher.search("deploys", { ...OPTIONS, domain: "ops" });
+    await searcher.search("anything", OPTIONS);
+    expect((dialect as ReturnType<typeof distanceDialect>).filters.map((scope) => scope.domain)).toEqual(["billing", "ops", null]);
+  });
+
+  it("fails with VECTOR_STORE_FAILED, never asking the store, when the dialect's filter throws", async () => {
+    const cause = new RangeError("domain names must be ASCII");
+    const dialect: VectorStoreDialect = {
+      ...distanceDialect(),
+      filter: () => {
+        throw cause;
+      },
+    };
+    const { searcher, store } = searcherWith(async () => [[row(0), 0.1]], { dialect });
+    const error = await rejection(searcher.search("anything", { ...OPTIONS, domain: "billing" }));
+    expect(error).toBeInstanceOf(LookupKnowledgeError);
+    expect(error).toMatchObject({ code: "VECTOR_STORE_FAILED", message: "lookup-knowledge: the fake vector store failed: domain names must be ASCII", cause });
+    expect(store.calls).toEqual([]);
+  });
+
+  it("fails with VECTOR_STORE_FAILED when the dialect's filter throws something that is not an Error", async () => {
+    const dialect: VectorStoreDialect = {
+      ...distanceDialect(),
+      filter: () => {
+        throw "no filter for you";
+      },
+    };
+    const { searcher } = searcherWith(async () => [[row(0), 0.1]], { dialect });
+    expect(await rejection(searcher.search("anything", OPTIONS))).toMatchObject({ code: "VECTOR_STORE_FAILED", message: expect.stringContaining("failed: no filter for you") });
   });
 
   it("drops a row of another domain that the store returned despite the filter", async () => {
@@ -223,7 +260,7 @@ describe("createVectorStoreL1Searcher", () => {
   });
 
   it("skips a hit whose similarity the dialect cannot compute", async () => {
-    const dialect: VectorStoreDialect = { name: "fake", domainFilter: () => undefined, similarity: (score) => (score > 0.5 ? Number.NaN : 1 - score) };
+    const dialect: VectorStoreDialect = { name: "fake", filter: () => undefined, similarity: (score) => (score > 0.5 ? Number.NaN : 1 - score) };
     const { searcher } = searcherWith(
       async () => [
         [row(1), 0.9],
@@ -232,6 +269,29 @@ describe("createVectorStoreL1Searcher", () => {
       { dialect },
     );
     expect((await searcher.search("anything", OPTIONS)).map((hit) => hit.id)).toEqual([0]);
+  });
+
+  it.each([
+    ["7", -6],
+    ["-3", 4],
+    ["1.001", -0.001],
+  ])("skips a hit whose similarity is %s, outside the cosine's range, as garbage rather than a strong match", async (_name, distance) => {
+    const { searcher } = searcherWith(async () => [
+      [row(1), distance],
+      [row(0), 0.1],
+    ]);
+    expect((await searcher.search("anything", { ...OPTIONS, minScore: -1 })).map((hit) => hit.id)).toEqual([0]);
+  });
+
+  it("keeps hits at the ends of the cosine's range, and one a rounding error past 1", async () => {
+    const { searcher } = searcherWith(async () => [
+      [row(0), 0],
+      [row(1), 2],
+      [row(2), -1e-9],
+    ]);
+    const hits = await searcher.search("anything", { ...OPTIONS, minScore: -1 });
+    expect(hits.map((hit) => hit.id).sort()).toEqual([0, 1, 2]);
+    expect(hits.find((hit) => hit.id === 1)!.score).toBe(-1);
   });
 
   it("returns no candidates for an empty answer", async () => {
