@@ -222,7 +222,7 @@ describe("createRetrievalGraph: falling back to L0", () => {
 });
 
 describe("createRetrievalGraph: evidence blocks", () => {
-  it("gives every block its source, title, breadcrumb, layer, content, hit reasons, score and term coverage", async () => {
+  it("gives every block its source, title, breadcrumb, domain, layer, content, hit reasons, score and term coverage", async () => {
     const l0 = l0With([
       makeCandidate(REFUND, 4, { hitReasons: ["L0:keyword:refund"], coverage: 1 }),
       makeCandidate(ACCESS, 2, { hitReasons: ["L0:body:request"], coverage: 0.5 }),
@@ -235,6 +235,7 @@ describe("createRetrievalGraph: evidence blocks", () => {
         source: REFUND.source,
         title: "Refunds",
         breadcrumb: ["Refunds", "Refund window"],
+        domain: "billing",
         retrievalLayer: "L0",
         content: REFUND.content,
         hitReasons: ["L0:keyword:refund"],
@@ -245,6 +246,7 @@ describe("createRetrievalGraph: evidence blocks", () => {
         source: ACCESS.source,
         title: "Access requests",
         breadcrumb: ["Access requests", "Request access"],
+        domain: "it",
         retrievalLayer: "L0",
         content: ACCESS.content,
         hitReasons: ["L0:body:request"],
