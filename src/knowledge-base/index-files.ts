@@ -94,11 +94,14 @@ export class DataFiles {
    * Starts reading every data file the manifest lists from its generation folder, each checked
    * as it arrives, so that the parsing of one overlaps with the reading of others. The reads queue
    * on libuv's threads without waiting for the main thread: `order` names the files to queue first
-   * (the others follow in the manifest's order). The names were checked by {@link readManifest}.
+   * (the others follow in the manifest's order); `skip` names files not to read at all. The names
+   * were checked by {@link readManifest}.
    */
-  constructor(dir: string, manifest: IndexManifest, read: ReadBytes, order: readonly string[] = []) {
+  constructor(dir: string, manifest: IndexManifest, read: ReadBytes, order: readonly string[] = [], skip: readonly string[] = []) {
     this.#dir = dir;
-    const names = Object.keys(manifest.checksums).sort((a, b) => rank(order, a) - rank(order, b));
+    const names = Object.keys(manifest.checksums)
+      .filter((name) => !skip.includes(name))
+      .sort((a, b) => rank(order, a) - rank(order, b));
     for (const name of names) {
       const expected = manifest.checksums[name];
       const path = join(dir, manifest.generation, name);

@@ -131,7 +131,10 @@ export async function loadGeneration(dir: string, manifest: IndexManifest, optio
   const vectorStore = reconnectVectorStore(dir, manifest, options.vectorStore);
   // The vector graph, the largest file, starts first, and hnswlib reads it while the rest is decoded:
   // asynchronous reads advance only when the main thread is free.
-  const files = new DataFiles(dir, manifest, read, [INDEX_FILES.chunks, INDEX_FILES.vectors, INDEX_FILES.contents]);
+  // A store-backed load leaves the local graph unread unless it asks for it (to update), and a
+  // store-backed index saved by such a load has none.
+  const skipVectors = vectorStore !== null && (options.localVectors !== true || !Object.hasOwn(manifest.checksums, INDEX_FILES.vectors));
+  const files = new DataFiles(dir, manifest, read, [INDEX_FILES.chunks, INDEX_FILES.vectors, INDEX_FILES.contents], skipVectors ? [INDEX_FILES.vectors] : []);
   const fields = readChunkFields(dir, manifest, files);
   fields.catch(() => undefined);
   // The vector load needs the chunks' domains only at its end: it gets them once they are decoded.
@@ -139,7 +142,7 @@ export async function loadGeneration(dir: string, manifest: IndexManifest, optio
   let chunksFailed: (error: unknown) => void = () => undefined;
   const chunksPromise = new Promise<Chunk[]>((resolve, reject) => ((chunksDecoded = resolve), (chunksFailed = reject)));
   chunksPromise.catch(() => undefined);
-  const vectors = (vectorStore === null || options.localVectors === true) && manifest.settings.embedder.kind !== "none" && manifest.chunkCount > 0 ? restoreVectors(dir, manifest, files, chunksPromise) : null;
+  const vectors = !skipVectors && manifest.settings.embedder.kind !== "none" && manifest.chunkCount > 0 ? restoreVectors(dir, manifest, files, chunksPromise) : null;
   let chunks: Chunk[];
   let embeddings: EmbeddingsInterface | null;
   try {

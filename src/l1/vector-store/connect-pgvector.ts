@@ -17,6 +17,13 @@ export interface PgVectorConnectOptions {
   maxConnections?: number;
   /** Milliseconds to wait for a connection before a lookup's L1 fails (and it falls back to L0). @default 2000 */
   connectionTimeoutMs?: number;
+  /**
+   * Vector length, when known (custom embeddings): a table created here gets a `vector(n)`
+   * column, which pgvector's HNSW index needs. Without it the column has no length; set one with
+   * `ALTER TABLE ... ALTER COLUMN embedding TYPE vector(n)` before `CREATE INDEX ... USING hnsw`
+   * (n: `kb.settings.embedder.dimensions`). @default none
+   */
+  dimensions?: number;
 }
 
 /** What {@link connectPgVectorStore} returns: the `vectorStore` option of a build or load, and `store.end()` to release the pool. */
@@ -81,6 +88,10 @@ export async function connectPgVectorStore(options: PgVectorConnectOptions): Pro
       throw new LookupKnowledgeError("INVALID_OPTION", `${name} must be a plain SQL identifier (letters, digits, _; at most 63), got ${JSON.stringify(String(value).slice(0, 80))}.`);
     }
   }
+  const { dimensions } = options;
+  if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 16000)) {
+    throw new LookupKnowledgeError("INVALID_OPTION", `dimensions must be an integer from 1 to 16000 (the embeddings' vector length), got ${String(dimensions)}.`);
+  }
   const max = options.maxConnections ?? 4;
   const connectionTimeoutMs = options.connectionTimeoutMs ?? 2000;
   if (!Number.isInteger(max) || max < 1) throw new LookupKnowledgeError("INVALID_OPTION", `maxConnections must be an integer from 1, got ${String(max)}.`);
@@ -98,7 +109,7 @@ export async function connectPgVectorStore(options: PgVectorConnectOptions): Pro
   try {
     await store._initializeClient();
     pgvectorDialect.attach?.(store); // now also on the client the store keeps checked out
-    await store.ensureTableInDatabase();
+    await store.ensureTableInDatabase(dimensions);
     return { store, dialect: pgvectorDialect };
   } catch (error) {
     await withDeadline(() => store.end(), { timeoutMs: CLOSE_WAIT_MS, onTimeout: () => new Error("pool close timed out") }).catch(() => {});

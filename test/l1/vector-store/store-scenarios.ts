@@ -200,6 +200,22 @@ export function describeStoreBackedL1(name: string, open: (table: string) => Pro
       kb = knowledgeBase;
     });
 
+    it("serves a store-backed load without reading the local graph, and a save of it still loads for an update", async () => {
+      const saved = await temp.make();
+      await kb.save(saved);
+      const serving = await KnowledgeBase.load(saved, { vectorStore: { store: store.store, dialect: store.dialect } });
+      expect((await serving.l1!.search(QUERY, { domain: null, k: 3, minScore: 0.05 }))[0].chunk.source).toMatch(/^billing\/refunds\.md#/);
+      const resaved = await temp.make();
+      await serving.save(resaved);
+      const manifest = JSON.parse(await readFile(join(resaved, "manifest.json"), "utf8")) as { checksums: Record<string, string> };
+      expect(Object.keys(manifest.checksums).some((name) => name.startsWith("vectors"))).toBe(false);
+      const updater = await KnowledgeBase.load(resaved, { vectorStore: { store: store.store, dialect: store.dialect }, localVectors: true });
+      const { knowledgeBase } = await updater.update({ corpusDir });
+      await knowledgeBase.save(resaved);
+      expect(await store.rowIds()).toEqual(sorted([...expectedRowIds(knowledgeBase), ...(await otherNamespaceRows())]));
+      kb = knowledgeBase;
+    });
+
     it.each(["throw", "hang"] as const)("falls back to L0 and traces the error when the store starts to %s mid-lookup", async (fault) => {
       const mode: { value: "ok" | "throw" | "hang" } = { value: "ok" };
       const dir = await temp.make();
