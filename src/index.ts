@@ -42,7 +42,8 @@ export { createVectorStoreL1Searcher, type VectorStoreL1Deps } from "./l1/vector
 export type { VectorStoreDialect, VectorStoreTarget } from "./l1/vector-store/vector-store-dialect.js";
 export { pgvectorDialect } from "./l1/vector-store/pgvector-dialect.js";
 export { memoryDialect } from "./l1/vector-store/memory-dialect.js";
-export { rowIdOf, type VectorStoreL1Option } from "./knowledge-base/vector-store-rows.js";
+export { rowIdOf } from "./knowledge-base/vector-store-rows.js";
+export type { VectorStoreL1Option } from "./knowledge-base/vector-store-option.js";
 export type { LoadOptions } from "./knowledge-base/load-generation.js";
 export type { LookupKnowledgeSchemaOptions } from "./tool/schema.js";
 export { describeLookupKnowledge } from "./tool/tool-description.js";

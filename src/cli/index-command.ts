@@ -8,7 +8,7 @@ import type { IndexChanges } from "../knowledge-base/update-index.js";
 import { DEFAULT_CORPUS_DIR, DEFAULT_INDEX_DIR } from "./defaults.js";
 import { createProgressBar } from "./progress.js";
 import { openCliVectorStore, PGVECTOR_FLAGS } from "./pgvector-flags.js";
-import type { VectorStoreL1Option } from "../knowledge-base/vector-store-rows.js";
+import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
 
 /** Builds both indexes from a corpus folder and saves them; returns the knowledge base. */
 export async function buildAndSave(corpusDir: string, outDir: string, log: (line: string) => void, vectorStore?: VectorStoreL1Option): Promise<KnowledgeBase> {

@@ -1,5 +1,5 @@
 import { connectPgVectorStore } from "../l1/vector-store/connect-pgvector.js";
-import type { VectorStoreL1Option } from "../knowledge-base/vector-store-rows.js";
+import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
 
 /** The flags that put L1 in Postgres/pgvector, for `parseArgs`. */
 export const PGVECTOR_FLAGS = {

@@ -9,7 +9,7 @@ import { buildAndSave } from "./index-command.js";
 import { renderResult } from "./print-result.js";
 import { corpusChangedSince } from "./stale-index.js";
 import { openCliVectorStore, PGVECTOR_FLAGS } from "./pgvector-flags.js";
-import type { VectorStoreL1Option } from "../knowledge-base/vector-store-rows.js";
+import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
 
 /** Loads the saved index, or builds and saves it first when there is none yet. */
 async function loadOrBuild(indexDir: string, corpusDir: string, vectorStore: VectorStoreL1Option | undefined): Promise<KnowledgeBase> {

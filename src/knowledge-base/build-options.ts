@@ -4,7 +4,7 @@ import type { Bm25Options } from "../l0/bm25.js";
 import type { LsaEmbeddingsOptions } from "../l1/embeddings/index.js";
 import type { VectorIndexOptions } from "../l1/vector-index.js";
 import type { CalibrationOptions } from "../calibration/calibrate-index.js";
-import type { VectorStoreL1Option } from "./vector-store-rows.js";
+import type { VectorStoreL1Option } from "./vector-store-option.js";
 
 /** A step of index building, for progress bars. */
 export interface BuildProgress {

@@ -7,7 +7,7 @@ import type { Chunk, SkippedFile } from "../types.js";
 import type { IndexHistory, IndexSettings } from "./manifest.js";
 import type { CorpusCalibration } from "../calibration/calibration.js";
 import type { VectorStoreTarget } from "../l1/vector-store/vector-store-dialect.js";
-import type { VectorStoreL1Option } from "./vector-store-rows.js";
+import type { VectorStoreL1Option } from "./vector-store-option.js";
 
 /** The vector store that holds L1, and where in it (as the manifest records it). */
 export interface VectorStorePart extends Required<VectorStoreL1Option> {

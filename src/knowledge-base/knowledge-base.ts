@@ -25,7 +25,7 @@ import { loadIndexParts, saveIndexParts, type IndexParts } from "./index-store.j
 import type { SaveOptions } from "./save-options.js";
 import type { LoadOptions } from "./load-generation.js";
 import { storeSearcherOf, writeBuildRows } from "./vector-store-l1-parts.js";
-import { checkVectorStoreOption } from "./vector-store-rows.js";
+import { checkVectorStoreOption } from "./vector-store-option.js";
 import { createKnowledgeRetriever, type KnowledgeBaseRetriever, type KnowledgeRetrieverOptions } from "../retriever/knowledge-retriever.js";
 
 /**

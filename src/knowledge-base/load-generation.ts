@@ -1,5 +1,5 @@
 import { reconnectVectorStore } from "./reconnect-vector-store.js";
-import type { VectorStoreL1Option } from "./vector-store-rows.js";
+import type { VectorStoreL1Option } from "./vector-store-option.js";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { errorDetail, indexUnusable, LookupKnowledgeError } from "../errors.js";
 import { Bm25Stats } from "../l0/bm25.js";

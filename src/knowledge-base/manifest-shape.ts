@@ -1,4 +1,4 @@
-import { DIALECT_NAME, MAX_TARGET_FIELDS, NAMESPACE, targetProblem } from "./vector-store-rows.js";
+import { DIALECT_NAME, MAX_TARGET_FIELDS, NAMESPACE, targetProblem } from "./vector-store-option.js";
 import { DATA_FILES, INDEX_FILES, isGenerationName } from "./index-layout.js";
 
 type Field = [path: string, valid: (value: unknown) => boolean, expected: string];

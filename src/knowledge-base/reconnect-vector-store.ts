@@ -1,7 +1,7 @@
 import { LookupKnowledgeError } from "../errors.js";
 import type { VectorStorePart } from "./index-parts.js";
 import type { IndexManifest } from "./manifest.js";
-import { checkVectorStoreOption, DEFAULT_NAMESPACE, targetOf, type VectorStoreL1Option } from "./vector-store-rows.js";
+import { checkVectorStoreOption, DEFAULT_NAMESPACE, targetOf, type VectorStoreL1Option } from "./vector-store-option.js";
 
 /** A target as part of an error message (its shape was checked: identifier keys, bounded strings, JSON-quoted). */
 function describeTarget(target: Readonly<Record<string, unknown>>): string {

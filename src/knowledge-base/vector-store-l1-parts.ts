@@ -3,7 +3,8 @@ import type { L1Searcher } from "../l1/l1-search.js";
 import { createVectorStoreL1Searcher } from "../l1/vector-store/vector-store-l1.js";
 import { DEFAULT_EMBED_BATCH_SIZE, DEFAULT_EMBED_TIMEOUT_MS } from "./embed-chunks.js";
 import type { IndexParts, VectorStorePart } from "./index-parts.js";
-import { chunkOfRowMap, newGeneration, pruneRows, rowIdOf, targetOf, writeRows, type VectorStoreL1Option } from "./vector-store-rows.js";
+import { targetOf, type VectorStoreL1Option } from "./vector-store-option.js";
+import { chunkOfRowMap, newGeneration, pruneRows, rowIdOf, writeRows } from "./vector-store-rows.js";
 
 /** Batch size and deadline of store writes: those of embedding. */
 interface WriteOptions {

@@ -4,22 +4,8 @@ import { VectorStore, type VectorStoreInterface } from "@langchain/core/vectorst
 import { describe, expect, it } from "vitest";
 import { LookupKnowledgeError } from "../../src/errors.js";
 import type { EmbedderInfo } from "../../src/knowledge-base/manifest.js";
-import {
-  checkVectorStoreOption,
-  chunkOfRowMap,
-  DEFAULT_NAMESPACE,
-  MAX_TARGET_FIELDS,
-  MAX_TARGET_STRING,
-  newGeneration,
-  pruneRows,
-  rowIdOf,
-  storeCall,
-  targetOf,
-  targetProblem,
-  writeRows,
-  type RowAdditions,
-  type RowSet,
-} from "../../src/knowledge-base/vector-store-rows.js";
+import { checkVectorStoreOption, DEFAULT_NAMESPACE, MAX_TARGET_FIELDS, MAX_TARGET_STRING, targetOf, targetProblem } from "../../src/knowledge-base/vector-store-option.js";
+import { chunkOfRowMap, newGeneration, pruneRows, rowIdOf, storeCall, writeRows, type RowAdditions, type RowSet } from "../../src/knowledge-base/vector-store-rows.js";
 import type { RowScope, VectorStoreDialect } from "../../src/l1/vector-store/vector-store-dialect.js";
 import { makeChunk } from "../helpers/retrieval-fakes.js";
 
