@@ -26,6 +26,11 @@ export interface RunChildOptions {
   timeoutMs: number;
   /** Receives the child's stdout and stderr, line by line. @default writes them to our stderr */
   onOutput?: (chunk: string) => void;
+  /**
+   * The child's entry script, which takes `<spec JSON> <result file>` and writes a `ChildOutput`
+   * there (another benchmark's tasks). @default bench/child-main.ts
+   */
+  script?: string;
 }
 
 /** The last error line the child printed ("SyntaxError: ..."), else its last non-blank lines. */
@@ -41,12 +46,12 @@ export function crashSummary(output: string): string {
  * timeout or a missing result becomes `{ ok: false, error }` naming the task, the size and the
  * last lines the child printed.
  */
-export async function runChild<T>(spec: TaskSpec, options: RunChildOptions): Promise<ChildOutcome<T>> {
+export async function runChild<T>(spec: TaskSpec | { task: string; size: number }, options: RunChildOptions): Promise<ChildOutcome<T>> {
   const resultFile = join(options.resultDir, `${spec.task}-${spec.size}-${process.hrtime.bigint()}.json`);
   const onOutput = options.onOutput ?? ((chunk: string) => void process.stderr.write(chunk));
   const name = `${spec.task} child at ${spec.size}`;
   const start = performance.now();
-  const child = spawn(process.execPath, ["--expose-gc", "--import", tsxLoader(), CHILD_SCRIPT, JSON.stringify(spec), resultFile], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--expose-gc", "--import", tsxLoader(), options.script ?? CHILD_SCRIPT, JSON.stringify(spec), resultFile], { stdio: ["ignore", "pipe", "pipe"] });
   let tail = "";
   const take = (data: Buffer) => {
     const text = data.toString("utf8");
