@@ -5,7 +5,7 @@ import { ToolMessage } from "@langchain/core/messages";
 import { FakeEmbeddings } from "@langchain/core/utils/testing";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createKnowledgeRetriever, KnowledgeBase, type KnowledgeDocumentMetadata } from "../../src/index.js";
+import { createKnowledgeRetriever, KnowledgeBase, KnowledgeBaseRetriever, type KnowledgeDocumentMetadata } from "../../src/index.js";
 import { RecordingTraceSink } from "../helpers/retrieval-fakes.js";
 import { REPO_ROOT } from "../integration/helpers/integration-fixtures.js";
 
@@ -49,8 +49,9 @@ describe("the knowledge retriever over the sample corpus, with LangChain's retri
     expect(docs.every((doc) => doc.metadata.domainFilter === "billing")).toBe(true);
   });
 
-  it("takes part in an EnsembleRetriever, whose fused list holds our Documents with their metadata", async () => {
-    const ours = createKnowledgeRetriever({ knowledgeBase: kb, tracePath: null, limit: 4 });
+  it("takes part in an EnsembleRetriever as kb.asRetriever(), whose fused list holds our Documents with their metadata", async () => {
+    const ours = kb.asRetriever({ tracePath: null, limit: 4 });
+    expect(ours).toBeInstanceOf(KnowledgeBaseRetriever);
     const notes = await MemoryVectorStore.fromTexts(NOTES, [{ origin: "notes" }, { origin: "notes" }], new FakeEmbeddings());
     const ensemble = new EnsembleRetriever({ retrievers: [ours, notes.asRetriever(2)], weights: [0.5, 0.5] });
 
