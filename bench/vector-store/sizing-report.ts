@@ -116,6 +116,7 @@ function memoryTable(runs: readonly SizeRun[]): string {
         spreadOf(loads.map((l) => l.loadMs), seconds),
         spreadOf(loads.map((l) => l.afterLoad.rss), mib),
         spreadOf(loads.map((l) => l.afterLoad.heapUsed), mib),
+        spreadOf(loads.map((l) => l.afterLoad.heapUsed - l.beforeLoad.heapUsed), mib),
         spreadOf(loads.map((l) => l.afterLoad.external), mib),
         spreadOf(loads.map((l) => l.afterServe.rss), mib),
         spreadOf(loads.map((l) => l.maxRssBytes), mib),
@@ -132,10 +133,11 @@ function memoryTable(runs: readonly SizeRun[]): string {
       const peakSaved = medianOf(h.map((l) => l.maxRssBytes)) - medianOf(s.map((l) => l.maxRssBytes));
       const loadRatio = medianOf(s.map((l) => l.loadMs)) / medianOf(h.map((l) => l.loadMs));
       const readHash = medianOf(s.map((l) => l.vectorFileReadHashMs));
-      rows.push([count(run.size), "**HNSW minus pgvector**", "", `pgvector/HNSW ${times(loadRatio)}`, `**${mib(rssSaved)}**`, "", "", mib(servedSaved), mib(peakSaved), `load's own growth: ${mib(kbSaved)}`, ms(readHash)]);
+      const heapGrowth = medianOf(h.map((l) => l.afterLoad.heapUsed - l.beforeLoad.heapUsed)) - medianOf(s.map((l) => l.afterLoad.heapUsed - l.beforeLoad.heapUsed));
+      rows.push([count(run.size), "**HNSW minus pgvector**", "", `pgvector/HNSW ${times(loadRatio)}`, `**${mib(rssSaved)}**`, "", mib(heapGrowth), "", mib(servedSaved), mib(peakSaved), `load's own growth: ${mib(kbSaved)}`, ms(readHash)]);
     }
   }
-  return markdownTable(["N", "variant", "processes", "load s, median (range)", "RSS after load MiB", "heap used MiB", "external MiB", "RSS after lookups MiB", "peak RSS MiB", "RSS before load MiB", "reading + SHA-256 of vectors.hnsw alone, ms"], rows);
+  return markdownTable(["N", "variant", "processes", "load s, median (range)", "RSS after load MiB", "heap used MiB", "heap growth by the load MiB", "external MiB", "RSS after lookups MiB", "peak RSS MiB", "RSS before load MiB", "reading + SHA-256 of vectors.hnsw alone, ms"], rows);
 }
 
 const PHASE_LABEL: Record<TimingPhase, string> = { repeated: "rotating passes", planner: "1 pass, planner's choice", scope_stats: "1 pass, after scope btree + ANALYZE" };
