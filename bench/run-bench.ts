@@ -45,7 +45,7 @@ function notesFor(sizes: SizeReport[]): string[] {
   const notes = new Set<string>();
   for (const size of sizes) {
     const nodes = size.query?.graphNodes;
-    if (nodes) notes.add(`floor: an empty StateGraph of ${nodes.length} no-op nodes in a chain, the node count of our retrieval graph (${nodes.join(", ")}); a lookup runs ${nodes.length - 1} of them (merge_evidence or l0_fallback), so the floor runs one step more than the tool.`);
+    if (nodes) notes.add(`floor: an empty StateGraph of ${nodes.length} no-op nodes in a chain, the node count of our retrieval graph (${nodes.join(", ")}); a lookup runs ${nodes.length - 1} of them (collect_evidence or l0_fallback), so the floor runs one step more than the tool.`);
   }
   notes.add("raw engines are built by the bench over the same chunks: FlexSearch Document (title + text, tokenize strict, limit 10) and hnswlib (cosine, our index's M / efConstruction / seed, efSearch 100, k 10) over the same LSA vectors, the query vector computed beforehand.");
   notes.add("LangChain: EnsembleRetriever (default weights) over BM25Retriever (k 10) and HNSWLib (its own defaults, k 10) with our LSA embeddings and the same document vectors.");

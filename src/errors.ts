@@ -24,6 +24,8 @@ export type LookupKnowledgeErrorCode =
   | "EMBEDDINGS_FAILED"
   /** Embeddings did not answer in time. */
   | "EMBEDDINGS_TIMEOUT"
+  /** A command line is wrong: an unknown command or flag, a missing or malformed value (the CLI exits 2). */
+  | "USAGE"
   /** An option is out of range or of the wrong type. */
   | "INVALID_OPTION"
   /** A lookup's input (query, domain, limit) is invalid. */

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadBeirDataset } from "../../eval/beir/index.js";
+import { loadBeirDataset } from "../../src/eval/beir/index.js";
 import { BenchError, errorText } from "../bench-error.js";
 import type { SourceDocument } from "./replicate-corpus.js";
 

@@ -1,4 +1,4 @@
-import { beirDocumentToChunk } from "../../eval/beir/to-chunks.js";
+import { beirDocumentToChunk } from "../../src/eval/beir/to-chunks.js";
 import type { Chunk } from "../../src/index.js";
 import { loadSciFact } from "../dataset/load-scifact.js";
 import { replicateCorpus } from "../dataset/replicate-corpus.js";

@@ -2,10 +2,10 @@ import { spawn } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { renderHtmlReport } from "../report/html-report.js";
-import { formatMetricsTable } from "../report/text-table.js";
-import { baselineFrom, checkBaseline, describeViolation, type Baseline } from "./baseline.js";
-import { describeRelevanceGoals, summarizePromptfooResults, type PromptfooOutput } from "./summarize-results.js";
+import { renderHtmlReport } from "../../src/eval/report/html-report.js";
+import { formatMetricsTable } from "../../src/eval/report/text-table.js";
+import { baselineFrom, checkBaseline, describeViolation, type Baseline } from "../../src/eval/promptfoo/baseline.js";
+import { describeRelevanceGoals, summarizePromptfooResults, type PromptfooOutput } from "../../src/eval/promptfoo/summarize-results.js";
 import { describeCalibration, type CorpusCalibration } from "../../src/calibration/calibration.js";
 
 /** promptfoo's exit code when assertions failed (the run itself worked). */

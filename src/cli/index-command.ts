@@ -1,11 +1,11 @@
 import { describeCalibration } from "../calibration/calibration.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { LookupKnowledgeError } from "../errors.js";
 import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
 import type { IndexChanges } from "../knowledge-base/update-index.js";
 import { DEFAULT_CORPUS_DIR, DEFAULT_INDEX_DIR } from "./defaults.js";
+import type { CommandSpec } from "./command-spec.js";
 import { createProgressBar } from "./progress.js";
 import { openCliVectorStore, PGVECTOR_FLAGS } from "./pgvector-flags.js";
 import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
@@ -75,20 +75,30 @@ export async function updateAndSave(corpusDir: string, outDir: string, log: (lin
   return knowledgeBase;
 }
 
-/** `lookup-knowledge index [--corpus DIR] [--out DIR] [--full]`: updates an existing index incrementally unless `--full`. */
-export async function indexCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { corpus: { type: "string", default: DEFAULT_CORPUS_DIR }, out: { type: "string", default: DEFAULT_INDEX_DIR }, full: { type: "boolean", default: false }, ...PGVECTOR_FLAGS },
-    strict: true,
-  });
-  const log = (line: string) => process.stderr.write(`${line}\n`);
-  const store = await openCliVectorStore(values);
-  try {
-    if (!values.full && (await updateAndSave(values.corpus, values.out, log, store.vectorStore)) !== null) return 0;
-    await buildAndSave(values.corpus, values.out, log, store.vectorStore);
-    return 0;
-  } finally {
-    await store.close();
-  }
-}
+/** `lookup-knowledge index`: updates an existing index incrementally unless `--full`. */
+export const INDEX_COMMAND: CommandSpec = {
+  name: "index",
+  summary: "Build the index of a Markdown corpus, or update the one already in --out.",
+  details:
+    "Run on a folder that holds an index built from a corpus, it updates that index: only files whose content changed are read again. Progress and the summary go to stderr.",
+  options: {
+    corpus: { type: "string", value: "DIR", default: DEFAULT_CORPUS_DIR, description: "The Markdown corpus folder." },
+    out: { type: "string", value: "DIR", default: DEFAULT_INDEX_DIR, description: "Where the index is saved." },
+    full: { type: "boolean", default: false, description: "Rebuild from scratch instead of updating." },
+    ...PGVECTOR_FLAGS,
+  },
+  examples: ["lookup-knowledge index --corpus docs --out .lookup-knowledge/index", "lookup-knowledge index --full"],
+  async run({ values }, io) {
+    const corpus = String(values.corpus);
+    const out = String(values.out);
+    const log = (line: string) => io.err(`${line}\n`);
+    const store = await openCliVectorStore(values);
+    try {
+      if (values.full !== true && (await updateAndSave(corpus, out, log, store.vectorStore)) !== null) return 0;
+      await buildAndSave(corpus, out, log, store.vectorStore);
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+};

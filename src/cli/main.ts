@@ -1,32 +1,57 @@
 import { LookupKnowledgeError } from "../errors.js";
-import { evalCommand } from "./eval-command.js";
-import { indexCommand } from "./index-command.js";
-import { queryCommand } from "./query-command.js";
+import { parseCommand, usageError, type CliIO, type CommandSpec } from "./command-spec.js";
+import { EVAL_COMMAND } from "./eval-command.js";
+import { INDEX_COMMAND } from "./index-command.js";
+import { QUERY_COMMAND } from "./query-command.js";
+import { formatCommandHelp, formatOverview } from "./usage.js";
+import { packageVersion } from "./version.js";
 
-const USAGE = `Usage:
-  lookup-knowledge index [--corpus DIR] [--out DIR] [--full] [--pgvector URL [--pgvector-table NAME]]
-  lookup-knowledge query "<question>" [--domain D] [--limit N] [--json] [--index DIR] [--corpus DIR] [--pgvector URL [--pgvector-table NAME]]
+/** Every command, in the order the overview lists them. */
+export const COMMANDS: readonly CommandSpec[] = [INDEX_COMMAND, QUERY_COMMAND, EVAL_COMMAND];
 
-  --pgvector URL keeps L1 in Postgres/pgvector (also read from LOOKUP_KNOWLEDGE_PGVECTOR_URL); it needs
-  the optional packages @langchain/community and pg.
-  lookup-knowledge eval --dataset DIR [--split NAME] [--variants L0,L1,L0+L1] [--out DIR] [--l0-weight W]
-`;
+/** Exit codes: 0 success, 1 the command failed at run time, 2 the command line is wrong. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { index: indexCommand, query: queryCommand, eval: evalCommand };
+const PROCESS_IO: CliIO = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
 
-/** Runs one CLI command and returns its exit code; errors become one readable line, never a stack trace. */
-export async function main(argv: string[]): Promise<number> {
+function commandNamed(name: string): CommandSpec {
+  const spec = COMMANDS.find((command) => command.name === name);
+  if (!spec) throw usageError("", `unknown command "${name}"; the commands are ${COMMANDS.map((c) => c.name).join(", ")}.`);
+  return spec;
+}
+
+/** One line for any error: a usage error or one of ours as it is, anything else prefixed. */
+function errorLine(error: unknown): string {
+  const message = error instanceof LookupKnowledgeError ? error.message : `lookup-knowledge: ${error instanceof Error ? error.message : String(error)}`;
+  return message.replace(/\s*\n\s*/g, " ");
+}
+
+/** Runs one CLI command line and returns its exit code; every error becomes one line on stderr, never a stack trace. */
+export async function main(argv: string[], io: CliIO = PROCESS_IO): Promise<number> {
   const [name, ...rest] = argv;
-  const command = name === undefined ? undefined : COMMANDS[name];
-  if (command === undefined) {
-    process.stderr.write(name === undefined || name === "--help" || name === "help" ? USAGE : `Unknown command "${name}".\n${USAGE}`);
-    return name === undefined || name === "--help" || name === "help" ? 0 : 2;
-  }
   try {
-    return await command(rest);
+    if (name === undefined || name === "--help" || name === "-h") {
+      io.out(formatOverview(COMMANDS));
+      return EXIT.ok;
+    }
+    if (name === "--version" || name === "-V" || name === "version") {
+      io.out(`${packageVersion()}\n`);
+      return EXIT.ok;
+    }
+    if (name === "help") {
+      io.out(rest.length === 0 ? formatOverview(COMMANDS) : formatCommandHelp(commandNamed(rest[0])));
+      return EXIT.ok;
+    }
+    if (name.startsWith("-")) throw usageError("", `unknown option ${name} before the command; the commands are ${COMMANDS.map((c) => c.name).join(", ")}.`);
+    const spec = commandNamed(name);
+    const parsed = parseCommand(spec, rest);
+    if (parsed.values.help === true) {
+      io.out(formatCommandHelp(spec));
+      return EXIT.ok;
+    }
+    return await spec.run(parsed, io);
   } catch (error) {
-    const message = error instanceof LookupKnowledgeError ? error.message : `lookup-knowledge: ${error instanceof Error ? error.message : String(error)}`;
-    process.stderr.write(`${message}\n`);
-    return 1;
+    io.err(`${errorLine(error)}\n`);
+    return error instanceof LookupKnowledgeError && error.code === "USAGE" ? EXIT.usage : EXIT.failed;
   }
 }

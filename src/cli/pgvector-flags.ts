@@ -1,11 +1,16 @@
 import { connectPgVectorStore } from "../l1/vector-store/connect-pgvector.js";
 import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
+import type { OptionSpec } from "./command-spec.js";
 
-/** The flags that put L1 in Postgres/pgvector, for `parseArgs`. */
-export const PGVECTOR_FLAGS = {
-  pgvector: { type: "string" },
-  "pgvector-table": { type: "string", default: "lookup_knowledge_chunks" },
-} as const;
+/** The flags that put L1 in Postgres/pgvector. */
+export const PGVECTOR_FLAGS: Record<"pgvector" | "pgvector-table", OptionSpec> = {
+  pgvector: {
+    type: "string",
+    value: "URL",
+    description: "Keep L1 in Postgres/pgvector at this connection string (also read from LOOKUP_KNOWLEDGE_PGVECTOR_URL); needs the optional packages @langchain/community and pg.",
+  },
+  "pgvector-table": { type: "string", value: "NAME", default: "lookup_knowledge_chunks", description: "The pgvector table of the L1 rows." },
+};
 
 /** Environment variable read when `--pgvector` is not given. */
 export const PGVECTOR_URL_ENV = "LOOKUP_KNOWLEDGE_PGVECTOR_URL";
@@ -20,9 +25,11 @@ export interface CliVectorStore {
  * Connects to pgvector when `--pgvector URL` (or `LOOKUP_KNOWLEDGE_PGVECTOR_URL`) is set; the URL
  * with its password is never written to the index or printed.
  */
-export async function openCliVectorStore(values: { pgvector?: string; "pgvector-table"?: string }): Promise<CliVectorStore> {
-  const connectionString = values.pgvector ?? process.env[PGVECTOR_URL_ENV];
+export async function openCliVectorStore(values: Record<string, string | boolean | undefined>): Promise<CliVectorStore> {
+  const flag = values.pgvector;
+  const connectionString = typeof flag === "string" ? flag : process.env[PGVECTOR_URL_ENV];
   if (!connectionString) return { vectorStore: undefined, close: async () => {} };
-  const vectorStore = await connectPgVectorStore({ connectionString, tableName: values["pgvector-table"] });
+  const table = values["pgvector-table"];
+  const vectorStore = await connectPgVectorStore({ connectionString, tableName: typeof table === "string" ? table : undefined });
   return { vectorStore, close: () => vectorStore.store.end().catch(() => {}) };
 }

@@ -50,7 +50,7 @@ function mergeTwo(a: LayeredEvidence, b: LayeredEvidence): LayeredEvidence {
  * produced evidence at all, so L0-only evidence still scores up to 1. Ranked by fused score,
  * ties by source, cut to `limit`.
  */
-export function mergeEvidence(blocks: readonly LayeredEvidence[], options: { l0Weight?: number; limit: number }): LayeredEvidence[] {
+export function dedupeEvidence(blocks: readonly LayeredEvidence[], options: { l0Weight?: number; limit: number }): LayeredEvidence[] {
   const l0Weight = options.l0Weight ?? DEFAULT_L0_WEIGHT;
   const bySource = new Map<string, LayeredEvidence>();
   for (const block of blocks) {

@@ -1,8 +1,8 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { LookupKnowledgeError } from "../errors.js";
 import { JsonlTraceSink, type TraceSink } from "../trace/jsonl-trace-sink.js";
-import { createFinalizeNode } from "./nodes/finalize-node.js";
-import { l0FallbackNode, mergeEvidenceNode } from "./nodes/evidence-nodes.js";
+import { createDedupeAndTraceNode } from "./nodes/dedupe-and-trace-node.js";
+import { l0FallbackNode, collectEvidenceNode } from "./nodes/collect-evidence-nodes.js";
 import { createL0HintsNode } from "./nodes/l0-hints-node.js";
 import { createL1SearchNode } from "./nodes/l1-search-node.js";
 import { resolveToolName } from "../tool/tool-name.js";
@@ -45,18 +45,18 @@ export function buildRetrievalGraph(kb: RetrievalSource, settings: RetrievalSett
   return new StateGraph(RetrievalState)
     .addNode("l0_hints", createL0HintsNode({ l0: settings.l0.enabled ? kb.l0 : null, k: settings.l0.k, maxLimit: settings.maxLimit }))
     .addNode("l1_search", createL1SearchNode({ l1: kb.l1, ...settings.l1 }))
-    .addNode("merge_evidence", mergeEvidenceNode)
+    .addNode("collect_evidence", collectEvidenceNode)
     .addNode("l0_fallback", l0FallbackNode)
     .addNode(
-      "finalize",
-      createFinalizeNode({ l0Weight: settings.fusion.l0Weight, traceSink, toolName, corpusFingerprint: kb.fingerprint, relevance: settings.relevance, evidence: settings.evidence }),
+      "dedupe_and_trace",
+      createDedupeAndTraceNode({ l0Weight: settings.fusion.l0Weight, traceSink, toolName, corpusFingerprint: kb.fingerprint, relevance: settings.relevance, evidence: settings.evidence }),
     )
     .addEdge(START, "l0_hints")
     .addEdge("l0_hints", "l1_search")
-    .addConditionalEdges("l1_search", routeAfterL1, ["merge_evidence", "l0_fallback"])
-    .addEdge("merge_evidence", "finalize")
-    .addEdge("l0_fallback", "finalize")
-    .addEdge("finalize", END)
+    .addConditionalEdges("l1_search", routeAfterL1, ["collect_evidence", "l0_fallback"])
+    .addEdge("collect_evidence", "dedupe_and_trace")
+    .addEdge("l0_fallback", "dedupe_and_trace")
+    .addEdge("dedupe_and_trace", END)
     .compile({ name: "lookup_knowledge_retrieval" });
 }
 
@@ -72,8 +72,8 @@ export interface RetrievalGraphExtras {
 }
 
 /**
- * Builds the compiled retrieval subgraph: `l0_hints` → `l1_search` → (`merge_evidence` |
- * `l0_fallback`) → `finalize`. Add it to a parent graph as a node, or invoke it with
+ * Builds the compiled retrieval subgraph: `l0_hints` → `l1_search` → (`collect_evidence` |
+ * `l0_fallback`) → `dedupe_and_trace`. Add it to a parent graph as a node, or invoke it with
  * `{ query, domain?, limit? }` (checked with the tool's schema); the lookup's artifact, with its
  * stage `timings`, is in the output's `result`. Options are resolved and the graph compiled
  * here, once; `close()` releases the trace file. Its trace lines carry `name` as `tool_name`.

@@ -1,11 +1,11 @@
 import type { FallbackReason, L0Hints, L1Status } from "../types.js";
 
 /** Where the graph goes after the L1 node. */
-export type AfterL1Route = "merge_evidence" | "l0_fallback";
+export type AfterL1Route = "collect_evidence" | "l0_fallback";
 
 /** L1 answered with candidates → merge both layers; anything else → answer from L0 evidence. */
 export function routeAfterL1(state: { l1Status: L1Status | null }): AfterL1Route {
-  return state.l1Status === "ok" ? "merge_evidence" : "l0_fallback";
+  return state.l1Status === "ok" ? "collect_evidence" : "l0_fallback";
 }
 
 /** The fallback reason recorded for an L1 outcome that did not answer. */

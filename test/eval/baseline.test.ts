@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { baselineFrom, checkBaseline, describeViolation, type Baseline } from "../../eval/promptfoo/baseline.js";
-import type { EvalReport } from "../../eval/report/report-model.js";
+import { baselineFrom, checkBaseline, describeViolation, type Baseline } from "../../src/eval/promptfoo/baseline.js";
+import type { EvalReport } from "../../src/eval/report/report-model.js";
 
 function report(means: Record<string, Record<string, number>>): EvalReport {
   return {

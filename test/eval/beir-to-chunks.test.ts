@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { beirDocumentToChunk } from "../../eval/beir/to-chunks.js";
-import type { BeirDocument } from "../../eval/beir/types.js";
+import { beirDocumentToChunk } from "../../src/eval/beir/to-chunks.js";
+import type { BeirDocument } from "../../src/eval/beir/types.js";
 import { LookupKnowledgeError } from "../../src/errors.js";
 
 function doc(metadata: Record<string, unknown>, fields: Partial<BeirDocument> = {}): BeirDocument {

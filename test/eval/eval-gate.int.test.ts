@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Baseline } from "../../eval/promptfoo/baseline.js";
+import type { Baseline } from "../../src/eval/promptfoo/baseline.js";
 
 /** Runs the real `npm run eval` pipeline (promptfoo CLI included) against a baseline it cannot meet. */
 describe("npm run eval", () => {

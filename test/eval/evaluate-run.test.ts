@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { evaluateRun } from "../../eval/metrics/evaluate-run.js";
-import type { Qrels, RankedDoc, Run } from "../../eval/metrics/types.js";
+import { evaluateRun } from "../../src/eval/metrics/evaluate-run.js";
+import type { Qrels, RankedDoc, Run } from "../../src/eval/metrics/types.js";
 
 const qrels: Qrels = new Map([
   // graded: d1 (2) and d2 (1) relevant, d3 judged non-relevant

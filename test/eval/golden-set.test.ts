@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { GOLDEN_SET_PATH, toTestCase } from "../../eval/promptfoo/golden-tests.js";
-import type { GoldenVars } from "../../eval/promptfoo/golden-case.js";
+import { GOLDEN_SET_PATH, toTestCase } from "../../src/eval/promptfoo/golden-tests.js";
+import type { GoldenVars } from "../../src/eval/promptfoo/golden-case.js";
 import { loadCorpus } from "../../src/corpus/load-corpus.js";
 
 type Entry = { description: string; vars: GoldenVars };
@@ -54,10 +54,10 @@ describe("the golden set", () => {
       for (const value of Object.values(test.vars ?? {})) expect(typeof value).toBe("string");
     }
     const files = (test: typeof answerable) => (test.assert ?? []).map((a) => ("value" in a ? String(a.value) : ""));
-    expect(files(answerable)).toContain("file://eval/assertions/ndcg-at-10.ts");
-    expect(files(answerable)).not.toContain("file://eval/assertions/no-answer.ts");
-    expect(files(unanswerable)).toContain("file://eval/assertions/no-answer.ts");
-    expect(files(unanswerable)).not.toContain("file://eval/assertions/ndcg-at-10.ts");
-    expect(files(unanswerable)).toContain("file://eval/assertions/trace-line.ts");
+    expect(files(answerable)).toContain("file://src/eval/assertions/ndcg-at-10.ts");
+    expect(files(answerable)).not.toContain("file://src/eval/assertions/no-answer.ts");
+    expect(files(unanswerable)).toContain("file://src/eval/assertions/no-answer.ts");
+    expect(files(unanswerable)).not.toContain("file://src/eval/assertions/ndcg-at-10.ts");
+    expect(files(unanswerable)).toContain("file://src/eval/assertions/trace-line.ts");
   });
 });

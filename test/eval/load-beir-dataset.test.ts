@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadBeirDataset } from "../../eval/beir/load-beir-dataset.js";
+import { loadBeirDataset } from "../../src/eval/beir/load-beir-dataset.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/beir-mini", import.meta.url));
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { traceLinesFor } from "../../eval/promptfoo/lookup-provider.js";
+import { traceLinesFor } from "../../src/eval/promptfoo/lookup-provider.js";
 
 describe("the provider's trace read-back", () => {
   let dir: string;

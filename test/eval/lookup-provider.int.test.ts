@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import LookupKnowledgeProvider, { type LookupProviderMetadata } from "../../eval/promptfoo/lookup-provider.js";
+import LookupKnowledgeProvider, { type LookupProviderMetadata } from "../../src/eval/promptfoo/lookup-provider.js";
 import { KB_DIR } from "../integration/helpers/integration-fixtures.js";
 
 describe("the promptfoo provider over the real tool", () => {

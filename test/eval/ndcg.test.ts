@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ndcgAtK } from "../../eval/metrics/ndcg.js";
+import { ndcgAtK } from "../../src/eval/metrics/ndcg.js";
 
 // Gain is the grade itself (linear, as trec_eval's ndcg_cut); rank r is discounted by log2(r + 1):
 // log2(2) = 1, log2(3) ≈ 1.5849625, log2(4) = 2, log2(5) ≈ 2.3219281.

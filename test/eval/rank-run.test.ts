@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rankRun, sortRun } from "../../eval/metrics/rank-run.js";
+import { rankRun, sortRun } from "../../src/eval/metrics/rank-run.js";
 
 describe("rankRun", () => {
   it("orders documents by score, highest first", () => {

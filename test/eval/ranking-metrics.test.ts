@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { hitAtK } from "../../eval/metrics/hit.js";
-import { mrrAtK } from "../../eval/metrics/mrr.js";
-import { precisionAtK } from "../../eval/metrics/precision.js";
-import { recallAtK } from "../../eval/metrics/recall.js";
+import { hitAtK } from "../../src/eval/metrics/hit.js";
+import { mrrAtK } from "../../src/eval/metrics/mrr.js";
+import { precisionAtK } from "../../src/eval/metrics/precision.js";
+import { recallAtK } from "../../src/eval/metrics/recall.js";
 
 // Relevant means grade > 0: a (2), b (1), d (1) — three relevant; c is judged non-relevant.
 const judgements = new Map([

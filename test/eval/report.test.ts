@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { renderHtmlReport } from "../../eval/report/html-report.js";
-import { compareVariants, type EvalReport, type ReportVariant } from "../../eval/report/report-model.js";
-import { formatMetricsTable } from "../../eval/report/text-table.js";
+import { renderHtmlReport } from "../../src/eval/report/html-report.js";
+import { compareVariants, type EvalReport, type ReportVariant } from "../../src/eval/report/report-model.js";
+import { formatMetricsTable } from "../../src/eval/report/text-table.js";
 
 function variant(name: string, label: string, mean: Record<string, number>, perQuery: Record<string, Record<string, number>> = {}, extra?: ReportVariant["extra"]): ReportVariant {
   return { name, label, mean, perQuery, ...(extra ? { extra } : {}) };

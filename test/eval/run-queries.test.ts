@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { percentile, toRankedDocs } from "../../eval/runner/run-queries.js";
+import { percentile, toRankedDocs } from "../../src/eval/runner/run-queries.js";
 import { l0Block, lookupResult } from "./helpers/assertion-context.js";
 
 function resultWithScores(scores: (number | undefined)[]) {

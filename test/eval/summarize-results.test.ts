@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { CONTRACT_FILES, GATED_METRICS, summarizePromptfooResults, type PromptfooOutput } from "../../eval/promptfoo/summarize-results.js";
+import { CONTRACT_FILES, GATED_METRICS, summarizePromptfooResults, type PromptfooOutput } from "../../src/eval/promptfoo/summarize-results.js";
 
 type Row = PromptfooOutput["results"]["results"][number];
 
-const assertion = (file: string) => ({ value: `file://eval/assertions/${file}` });
+const assertion = (file: string) => ({ value: `file://src/eval/assertions/${file}` });
 
 function row(fields: Partial<Row> & Pick<Row, "provider" | "namedScores" | "testCase">): Row {
   return { success: true, failureReason: 0, error: null, ...fields };

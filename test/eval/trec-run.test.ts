@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { formatTrecRun } from "../../eval/beir/format-trec-run.js";
-import { parseTrecRun } from "../../eval/beir/parse-trec-run.js";
-import type { Run } from "../../eval/metrics/types.js";
+import { formatTrecRun } from "../../src/eval/beir/format-trec-run.js";
+import { parseTrecRun } from "../../src/eval/beir/parse-trec-run.js";
+import type { Run } from "../../src/eval/metrics/types.js";
 
 const run: Run = new Map([
   [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LookupKnowledgeError } from "../../src/errors.js";
-import { parseVariants, VARIANT_NAMES, VARIANTS, variantSlug } from "../../eval/variants.js";
+import { parseVariants, VARIANT_NAMES, VARIANTS, variantSlug } from "../../src/eval/variants.js";
 
 describe("parseVariants", () => {
   it("parses a comma-separated list of names, keeping its order", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_L0_WEIGHT, candidatesToEvidence, mergeEvidence, toEvidenceBlock } from "../../src/graph/evidence.js";
+import { DEFAULT_L0_WEIGHT, candidatesToEvidence, dedupeEvidence, toEvidenceBlock } from "../../src/graph/evidence.js";
 import type { LayeredEvidence } from "../../src/graph/state.js";
 import { makeCandidate, makeChunk } from "../helpers/retrieval-fakes.js";
 
@@ -60,9 +60,9 @@ describe("candidatesToEvidence", () => {
   });
 });
 
-describe("mergeEvidence", () => {
+describe("dedupeEvidence", () => {
   it("weighs L0 by the default weight and L1 by the rest when both layers produced evidence", () => {
-    const merged = mergeEvidence([layered("a", { L0: 1 }), layered("b", { L1: 1 })], { limit: 10 });
+    const merged = dedupeEvidence([layered("a", { L0: 1 }), layered("b", { L1: 1 })], { limit: 10 });
 
     expect(DEFAULT_L0_WEIGHT).toBe(0.8);
     expect(merged.map((block) => [block.source, block.score])).toEqual([
@@ -72,7 +72,7 @@ describe("mergeEvidence", () => {
   });
 
   it("lets a custom L0 weight reorder the layers", () => {
-    const merged = mergeEvidence([layered("a", { L0: 1 }), layered("b", { L1: 1 })], { l0Weight: 0.2, limit: 10 });
+    const merged = dedupeEvidence([layered("a", { L0: 1 }), layered("b", { L1: 1 })], { l0Weight: 0.2, limit: 10 });
 
     expect(merged.map((block) => block.source)).toEqual(["b", "a"]);
     expect(merged[0].score).toBeCloseTo(0.8, 10);
@@ -80,30 +80,30 @@ describe("mergeEvidence", () => {
   });
 
   it("fuses a block both layers found as the weighted sum of its normalised scores", () => {
-    const merged = mergeEvidence([layered("a", { L0: 0.5 }), layered("a", { L1: 1 }), layered("b", { L1: 0 })], { limit: 10 });
+    const merged = dedupeEvidence([layered("a", { L0: 0.5 }), layered("a", { L1: 1 }), layered("b", { L1: 0 })], { limit: 10 });
 
     expect(merged[0].source).toBe("a");
     expect(merged[0].score).toBeCloseTo(0.8 * 0.5 + 0.2 * 1, 10);
   });
 
   it("renormalises over the layers present, so L0-only evidence still scores up to 1", () => {
-    const merged = mergeEvidence([layered("a", { L0: 1 }), layered("b", { L0: 0.25 })], { limit: 10 });
+    const merged = dedupeEvidence([layered("a", { L0: 1 }), layered("b", { L0: 0.25 })], { limit: 10 });
 
     expect(merged.map((block) => block.score)).toEqual([1, 0.25]);
   });
 
   it("renormalises L1-only evidence the same way", () => {
-    expect(mergeEvidence([layered("a", { L1: 0.6 })], { limit: 10 })[0].score).toBeCloseTo(0.6, 10);
+    expect(dedupeEvidence([layered("a", { L1: 0.6 })], { limit: 10 })[0].score).toBeCloseTo(0.6, 10);
   });
 
   it("breaks score ties by source, ascending", () => {
-    const merged = mergeEvidence([layered("c", { L0: 1 }), layered("a", { L0: 1 }), layered("b", { L0: 1 })], { limit: 10 });
+    const merged = dedupeEvidence([layered("c", { L0: 1 }), layered("a", { L0: 1 }), layered("b", { L0: 1 })], { limit: 10 });
 
     expect(merged.map((block) => block.source)).toEqual(["a", "b", "c"]);
   });
 
   it("merges blocks of one source into an L0+L1 block with united hit reasons and both layers' signals", () => {
-    const merged = mergeEvidence(
+    const merged = dedupeEvidence(
       [
         layered("a", { L0: 1 }, { hitReasons: ["L0:keyword:refund", "shared"], coverage: 0.8 }),
         layered("a", { L1: 1 }, { hitReasons: ["shared", "L1:similarity:0.90"], similarity: 0.9 }),
@@ -123,13 +123,13 @@ describe("mergeEvidence", () => {
   });
 
   it("dedupes by source and never by content", () => {
-    const merged = mergeEvidence([layered("a", { L0: 1 }, { content: "same" }), layered("b", { L0: 1 }, { content: "same" })], { limit: 10 });
+    const merged = dedupeEvidence([layered("a", { L0: 1 }, { content: "same" }), layered("b", { L0: 1 }, { content: "same" })], { limit: 10 });
 
     expect(merged.map((block) => block.source)).toEqual(["a", "b"]);
   });
 
   it("cuts the ranking to the limit after sorting", () => {
-    const merged = mergeEvidence([layered("low", { L0: 0.1 }), layered("high", { L0: 0.9 }), layered("mid", { L0: 0.5 })], { limit: 2 });
+    const merged = dedupeEvidence([layered("low", { L0: 0.1 }), layered("high", { L0: 0.9 }), layered("mid", { L0: 0.5 })], { limit: 2 });
 
     expect(merged.map((block) => block.source)).toEqual(["high", "mid"]);
   });

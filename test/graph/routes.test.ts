@@ -5,7 +5,7 @@ import { hints } from "../helpers/retrieval-fakes.js";
 
 describe("routeAfterL1", () => {
   it.each<[L1Status | null, AfterL1Route]>([
-    ["ok", "merge_evidence"],
+    ["ok", "collect_evidence"],
     ["empty", "l0_fallback"],
     ["error", "l0_fallback"],
     ["disabled", "l0_fallback"],

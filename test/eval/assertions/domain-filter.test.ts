@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import domainFilter from "../../../eval/assertions/domain-filter.js";
+import domainFilter from "../../../src/eval/assertions/domain-filter.js";
 import { evidenceBlock, grade, l0Block, lookupResult } from "../helpers/assertion-context.js";
 
 const TWO_DOMAINS = { titles: [], keywords: [], domains: ["billing", "shipping"], entities: [] };

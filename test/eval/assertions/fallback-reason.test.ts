@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import fallbackReason from "../../../eval/assertions/fallback-reason.js";
+import fallbackReason from "../../../src/eval/assertions/fallback-reason.js";
 import { grade, l0Block, lookupResult } from "../helpers/assertion-context.js";
 
 const L0_ONLY = { retrievalLayer: "L0" as const, evidence: [l0Block("billing/refunds.md#refund-window")] };

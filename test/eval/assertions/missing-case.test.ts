@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import domainFilter from "../../../eval/assertions/domain-filter.js";
-import fallbackReason from "../../../eval/assertions/fallback-reason.js";
-import hitAtK from "../../../eval/assertions/hit-at-k.js";
-import mrrAt10 from "../../../eval/assertions/mrr-at-10.js";
-import ndcgAt10 from "../../../eval/assertions/ndcg-at-10.js";
-import noAnswer from "../../../eval/assertions/no-answer.js";
-import recallAtK from "../../../eval/assertions/recall-at-k.js";
-import retrievalLayer from "../../../eval/assertions/retrieval-layer.js";
-import traceLine from "../../../eval/assertions/trace-line.js";
+import domainFilter from "../../../src/eval/assertions/domain-filter.js";
+import fallbackReason from "../../../src/eval/assertions/fallback-reason.js";
+import hitAtK from "../../../src/eval/assertions/hit-at-k.js";
+import mrrAt10 from "../../../src/eval/assertions/mrr-at-10.js";
+import ndcgAt10 from "../../../src/eval/assertions/ndcg-at-10.js";
+import noAnswer from "../../../src/eval/assertions/no-answer.js";
+import recallAtK from "../../../src/eval/assertions/recall-at-k.js";
+import retrievalLayer from "../../../src/eval/assertions/retrieval-layer.js";
+import traceLine from "../../../src/eval/assertions/trace-line.js";
 import { grade, lookupResult, type AssertionFunction } from "../helpers/assertion-context.js";
 
 const ASSERTIONS: [string, AssertionFunction][] = [

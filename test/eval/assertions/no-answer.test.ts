@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import noAnswer from "../../../eval/assertions/no-answer.js";
+import noAnswer from "../../../src/eval/assertions/no-answer.js";
 import type { RelevanceAssessment } from "../../../src/types.js";
 import { grade, lookupResult } from "../helpers/assertion-context.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import hitAtK from "../../../eval/assertions/hit-at-k.js";
-import mrrAt10 from "../../../eval/assertions/mrr-at-10.js";
-import ndcgAt10 from "../../../eval/assertions/ndcg-at-10.js";
-import recallAtK from "../../../eval/assertions/recall-at-k.js";
+import hitAtK from "../../../src/eval/assertions/hit-at-k.js";
+import mrrAt10 from "../../../src/eval/assertions/mrr-at-10.js";
+import ndcgAt10 from "../../../src/eval/assertions/ndcg-at-10.js";
+import recallAtK from "../../../src/eval/assertions/recall-at-k.js";
 import { grade, rankedResult, type CaseOptions } from "../helpers/assertion-context.js";
 
 // Gold a (graded 2, listed first), b and c (graded 1). Ranks: x=1, b=2, a=3, y=4, z=5, c=6.

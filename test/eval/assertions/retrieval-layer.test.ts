@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import retrievalLayer from "../../../eval/assertions/retrieval-layer.js";
+import retrievalLayer from "../../../src/eval/assertions/retrieval-layer.js";
 import { evidenceBlock, grade, l0Block, lookupResult } from "../helpers/assertion-context.js";
 
 const L1_BLOCK = evidenceBlock("billing/invoices.md#due-dates", ["L1:similarity:0.61"]);

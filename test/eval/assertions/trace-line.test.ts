@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import traceLine from "../../../eval/assertions/trace-line.js";
+import traceLine from "../../../src/eval/assertions/trace-line.js";
 import { CONTENT_PREVIEW_CHARS } from "../../../src/trace/trace-record.js";
 import { assertionContext, evidenceBlock, grade, lookupResult, traceLineFor } from "../helpers/assertion-context.js";
 

@@ -3,9 +3,9 @@
  * eval/assertions/ can be graded without a promptfoo process, a knowledge base or a trace file.
  */
 import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
-import type { GoldenKind } from "../../../eval/promptfoo/golden-case.js";
-import type { LookupProviderMetadata } from "../../../eval/promptfoo/lookup-provider.js";
-import type { VariantName } from "../../../eval/variants.js";
+import type { GoldenKind } from "../../../src/eval/promptfoo/golden-case.js";
+import type { LookupProviderMetadata } from "../../../src/eval/promptfoo/lookup-provider.js";
+import type { VariantName } from "../../../src/eval/variants.js";
 import { toTraceRecord, type ToolInvocationRecord } from "../../../src/trace/trace-record.js";
 import type { EvidenceBlock, EvidenceLayer, LookupResult } from "../../../src/types.js";
 

@@ -1,4 +1,4 @@
-import { LookupKnowledgeError } from "../../src/errors.js";
+import { LookupKnowledgeError } from "../../errors.js";
 import type { Run } from "../metrics/types.js";
 
 /**

@@ -1,5 +1,5 @@
-import type { RetrievalGraph } from "../../src/graph/retrieval-graph.js";
-import type { LookupResult } from "../../src/types.js";
+import type { RetrievalGraph } from "../../graph/retrieval-graph.js";
+import type { LookupResult } from "../../types.js";
 import type { RankedDoc, Run } from "../metrics/index.js";
 
 /** One query to run. */

@@ -1,5 +1,5 @@
 import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
-import type { RetrievalLayer } from "../../src/types.js";
+import type { RetrievalLayer } from "../../types.js";
 import { isFailure, readCase } from "../promptfoo/golden-case.js";
 
 const ALLOWED: Record<string, RetrievalLayer[]> = { L0: ["L0", "none"], L1: ["L1", "none"], "L0+L1": ["L0+L1", "L0", "L1", "none"] };

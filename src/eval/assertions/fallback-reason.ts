@@ -1,5 +1,5 @@
 import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
-import type { FallbackReason, L1Status } from "../../src/types.js";
+import type { FallbackReason, L1Status } from "../../types.js";
 import { isFailure, readCase } from "../promptfoo/golden-case.js";
 
 const EXPECTED: Record<L1Status, FallbackReason> = { ok: null, empty: "l1_empty", error: "l1_error", disabled: "l1_disabled", unavailable: "l1_unavailable" };

@@ -1,7 +1,7 @@
-import type { CorpusCalibration } from "../../src/calibration/calibration.js";
-import { createRetrievalGraph } from "../../src/graph/retrieval-graph.js";
-import type { BuildProgress } from "../../src/knowledge-base/build-options.js";
-import { KnowledgeBase } from "../../src/knowledge-base/knowledge-base.js";
+import type { CorpusCalibration } from "../../calibration/calibration.js";
+import { createRetrievalGraph } from "../../graph/retrieval-graph.js";
+import type { BuildProgress } from "../../knowledge-base/build-options.js";
+import { KnowledgeBase } from "../../knowledge-base/knowledge-base.js";
 import { loadBeirDataset } from "../beir/index.js";
 import { beirDocumentToChunk } from "../beir/to-chunks.js";
 import { evaluateRun, type MetricValues, type Run } from "../metrics/index.js";

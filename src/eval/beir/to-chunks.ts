@@ -1,7 +1,7 @@
-import { skipReasonOf } from "../../src/corpus/corpus-file-error.js";
-import { normalizeFrontmatter } from "../../src/corpus/frontmatter.js";
-import { LookupKnowledgeError } from "../../src/errors.js";
-import type { Chunk } from "../../src/types.js";
+import { skipReasonOf } from "../../corpus/corpus-file-error.js";
+import { normalizeFrontmatter } from "../../corpus/frontmatter.js";
+import { LookupKnowledgeError } from "../../errors.js";
+import type { Chunk } from "../../types.js";
 import type { BeirDocument } from "./types.js";
 
 /**

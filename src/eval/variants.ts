@@ -1,5 +1,5 @@
-import { LookupKnowledgeError } from "../src/errors.js";
-import type { RetrievalOptions } from "../src/graph/options.js";
+import { LookupKnowledgeError } from "../errors.js";
+import type { RetrievalOptions } from "../graph/options.js";
 
 /** The retrieval configurations the harness compares, side by side in one run. */
 export type VariantName = "L0" | "L1" | "L0+L1";

@@ -1,4 +1,4 @@
-import { LookupKnowledgeError } from "../../src/errors.js";
+import { LookupKnowledgeError } from "../../errors.js";
 
 /**
  * Throws unless `k` is a positive integer. Every `@k` metric calls this so that a cutoff of 0,

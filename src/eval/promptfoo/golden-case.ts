@@ -1,5 +1,5 @@
 import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
-import type { LookupResult } from "../../src/types.js";
+import type { LookupResult } from "../../types.js";
 import type { LookupProviderMetadata } from "./lookup-provider.js";
 
 /** Kinds of golden questions. */

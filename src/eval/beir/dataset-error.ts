@@ -1,4 +1,4 @@
-import { LookupKnowledgeError } from "../../src/errors.js";
+import { LookupKnowledgeError } from "../../errors.js";
 
 /** The BEIR layout, spelled out in every "missing file" message so the fix is obvious. */
 export const BEIR_LAYOUT_HELP =

@@ -1,4 +1,4 @@
-import { LookupKnowledgeError } from "../../src/errors.js";
+import { LookupKnowledgeError } from "../../errors.js";
 import type { RankedDoc } from "./types.js";
 
 /**

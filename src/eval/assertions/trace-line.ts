@@ -1,5 +1,5 @@
 import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
-import { CONTENT_PREVIEW_CHARS } from "../../src/trace/trace-record.js";
+import { CONTENT_PREVIEW_CHARS } from "../../trace/trace-record.js";
 import { isFailure, readCase } from "../promptfoo/golden-case.js";
 
 interface TraceLine {

@@ -6,7 +6,7 @@ import type { GoldenVars } from "./golden-case.js";
 /** The golden set: questions with gold sources over the sample corpus. */
 export const GOLDEN_SET_PATH = "eval/golden-set.yaml";
 
-const js = (file: string, config?: Record<string, unknown>): Assertion => ({ type: "javascript", value: `file://eval/assertions/${file}`, ...(config ? { config } : {}) });
+const js = (file: string, config?: Record<string, unknown>): Assertion => ({ type: "javascript", value: `file://src/eval/assertions/${file}`, ...(config ? { config } : {}) });
 
 /** Contract checks that hold for every question and variant. */
 export const CONTRACT_ASSERTIONS: Assertion[] = [js("retrieval-layer.ts"), js("domain-filter.ts"), js("fallback-reason.ts"), js("trace-line.ts")];

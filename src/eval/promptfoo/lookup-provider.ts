@@ -1,11 +1,11 @@
-import type { CorpusCalibration } from "../../src/calibration/calibration.js";
+import type { CorpusCalibration } from "../../calibration/calibration.js";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ApiProvider, CallApiContextParams, ProviderOptions, ProviderResponse } from "promptfoo";
-import { KnowledgeBase } from "../../src/knowledge-base/knowledge-base.js";
-import { createLookupKnowledgeTool } from "../../src/tool/lookup-knowledge-tool.js";
-import { readTraceFile } from "../../src/trace/read-trace-file.js";
-import type { LookupResult } from "../../src/types.js";
+import { KnowledgeBase } from "../../knowledge-base/knowledge-base.js";
+import { createLookupKnowledgeTool } from "../../tool/lookup-knowledge-tool.js";
+import { readTraceFile } from "../../trace/read-trace-file.js";
+import type { LookupResult } from "../../types.js";
 import { parseVariants, VARIANTS, variantSlug, type VariantName } from "../variants.js";
 
 /** `config` of the provider in promptfooconfig.yaml. */

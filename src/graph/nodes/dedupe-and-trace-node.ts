@@ -3,13 +3,13 @@ import { toTraceRecord, type ToolInvocationRecord } from "../../trace/trace-reco
 import type { LookupTimings } from "../../types.js";
 import type { EvidenceCaps } from "../bound-evidence.js";
 import { clock, elapsedMs } from "../elapsed.js";
-import { mergeEvidence } from "../evidence.js";
+import { dedupeEvidence } from "../evidence.js";
 import { buildLookupResult } from "../lookup-result.js";
 import type { RelevanceThresholds } from "../relevance.js";
 import type { RetrievalStateType, RetrievalStateUpdate } from "../state.js";
 
 /** Collaborators and settings of the final node. */
-export interface FinalizeNodeOptions {
+export interface DedupeAndTraceNodeOptions {
   /** Weight of L0 in the fused score. */
   l0Weight: number;
   /** Where the trace line goes; null turns tracing off. */
@@ -39,10 +39,10 @@ async function appendTrace(sink: TraceSink, record: ToolInvocationRecord): Promi
  * Dedupes and ranks the evidence, assesses relevance and appends the trace line. The result
  * carries the stage durations (`timings`); the trace line carries them up to its own making.
  */
-export function createFinalizeNode({ l0Weight, traceSink, toolName, corpusFingerprint, relevance, evidence, now = Date.now }: FinalizeNodeOptions) {
-  return async function finalize(state: RetrievalStateType): Promise<RetrievalStateUpdate> {
+export function createDedupeAndTraceNode({ l0Weight, traceSink, toolName, corpusFingerprint, relevance, evidence, now = Date.now }: DedupeAndTraceNodeOptions) {
+  return async function dedupeAndTrace(state: RetrievalStateType): Promise<RetrievalStateUpdate> {
     const started = clock();
-    const merged = mergeEvidence(state.evidence, { l0Weight, limit: state.limit });
+    const merged = dedupeEvidence(state.evidence, { l0Weight, limit: state.limit });
     const draft = buildLookupResult(state, merged, false, { relevance, evidence });
     const traceStarted = clock();
     const stages = {
