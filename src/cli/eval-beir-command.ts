@@ -15,7 +15,7 @@ export const BEIR_EVAL_OPTIONS: CommandSpec["options"] = {
   out: { type: "string", value: "DIR", description: "Where the report and runs are written (default: eval/results/beir-<dataset>-<split>)." },
   "l0-weight": { type: "string", value: "W", description: "Weight of L0 in the fused score, 0 to 1 (default: the corpus calibration)." },
   depth: { type: "string", value: "N", default: "100", description: "Ranked documents kept per query." },
-  };
+};
 
 /** `lookup-knowledge eval --dataset DIR`: runs the BEIR-format evaluation and writes its report. */
 export async function runBeirEvalCommand({ values }: ParsedCommand, io: CliIO): Promise<number> {
