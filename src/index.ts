@@ -20,6 +20,24 @@ export { parseTraceText, readTraceFile, type TraceFileContents } from "./trace/r
 export { MAX_TRACE_LINE_BYTES, TRACE_FIELD_LIMITS } from "./trace/trace-limits.js";
 export { TRACE_WARNING_CODE } from "./trace/trace-warnings.js";
 export type { ToolInvocationRecord } from "./trace/trace-record.js";
+export { NO_RUN_IDENTITY, toolRunIdentity, type RunIdentity } from "./trace/run-identity.js";
+export { OTEL_ATTRIBUTE_PREFIX, toOtelSpan, type OtelAttributeValue, type OtelSpan } from "./trace/otel-span.js";
+export {
+  createTraceSummarizer,
+  formatTraceSummary,
+  htmlTraceSummary,
+  parseSince,
+  readTraceLines,
+  summarizeTraceFile,
+  summarizeTraceLines,
+  type DomainFilterUse,
+  type LatencyPercentiles,
+  type LineCounts,
+  type QueryCount,
+  type TraceLineVisitor,
+  type TraceSummary,
+  type TraceSummaryOptions,
+} from "./trace/summary/index.js";
 export { LookupKnowledgeError, type LookupKnowledgeErrorCode } from "./errors.js";
 export type {
   Candidate,

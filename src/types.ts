@@ -96,8 +96,15 @@ export interface LookupTimings {
   /** The L0 node: the input check, the keyword search and the hints. */
   l0Ms: number;
   /**
-   * The L1 node: the query embedding and the HNSW search together (the L1 searcher does both in
-   * one call), near 0 when L1 is disabled or unavailable.
+   * The L1 node's query embedding (embedded and checked), 0 when L1 did not embed (disabled,
+   * unavailable, failed before the vector was ready) or its searcher does not report the moment
+   * (`L1SearchOptions.onQueryEmbedded`).
+   */
+  embedMs: number;
+  /**
+   * The L1 node without the query embedding: the nearest-neighbour search (HNSW or the vector
+   * store) and mapping hits to candidates; the whole call when the searcher does not report the
+   * embedding apart. `embedMs + l1Ms` is the whole L1 node. Near 0 when L1 is disabled or unavailable.
    */
   l1Ms: number;
   /** Turning candidates into evidence, deduping and fusing it, judging relevance and capping the evidence. */

@@ -7,6 +7,7 @@ import { createL0HintsNode } from "./nodes/l0-hints-node.js";
 import { createL1SearchNode } from "./nodes/l1-search-node.js";
 import { resolveToolName } from "../tool/tool-name.js";
 import { DEFAULT_TRACE_PATH, TOOL_NAME, type RetrievalGraphOptions, type RetrievalOptions, type RetrievalSource } from "./options.js";
+import { recordGraphRunIdentity } from "./graph-run-identity.js";
 import { checkRetrievalSource, resolveRetrievalOptions, type RetrievalSettings } from "./resolve-options.js";
 import { routeAfterL1 } from "./routes.js";
 import { RetrievalState } from "./state.js";
@@ -90,7 +91,7 @@ export function createRetrievalGraph(options: RetrievalGraphOptions) {
   const kb = checkRetrievalSource(options.knowledgeBase);
   const trace = resolveTraceSink(options);
   const extras: RetrievalGraphExtras = { close: () => closeOwnedTraceSink(trace) };
-  return Object.assign(buildRetrievalGraph(kb, settings, trace.sink, name), extras);
+  return Object.assign(recordGraphRunIdentity(buildRetrievalGraph(kb, settings, trace.sink, name)), extras);
 }
 
 /** The compiled retrieval subgraph. */

@@ -1,6 +1,7 @@
 import { Annotation } from "@langchain/langgraph";
 import { randomUUID } from "node:crypto";
 import { emptyHints } from "../l0/hints.js";
+import { NO_RUN_IDENTITY, type RunIdentity } from "../trace/run-identity.js";
 import type { Candidate, EvidenceBlock, FallbackReason, L0Hints, L1Status, LookupResult, LookupTimings, RetrievalLayer } from "../types.js";
 
 /** Evidence before the final merge: a block plus what each layer thought of it. */
@@ -28,6 +29,8 @@ export const RetrievalState = Annotation.Root({
   startedAt: last<number>(() => Date.now()),
   /** `performance.now()` when the run started: where `timings.totalMs` counts from. */
   runStartedAt: last<number>(() => performance.now()),
+  /** The ids of the run the lookup belongs to (tool call, LangChain run, thread), for the trace; set by the caller of the graph. */
+  runIdentity: last<RunIdentity>(() => NO_RUN_IDENTITY),
   /** Durations of the stages run so far; each node adds its own. */
   timings: Annotation<Partial<LookupTimings>>({ reducer: (done, next) => ({ ...done, ...next }), default: () => ({}) }),
   hints: last<L0Hints>(emptyHints),

@@ -19,6 +19,13 @@ export interface L1SearchOptions {
   timeoutMs?: number;
   /** Aborts the search (the agent run was cancelled); the abort reason is thrown. @default none */
   signal?: AbortSignal;
+  /**
+   * Called once, when the query vector is ready (embedded and checked) and before the
+   * nearest-neighbour search: the L1 node times the embedding (`timings.embedMs`) and the search
+   * (`timings.l1Ms`) apart with it. A searcher that never calls it has its whole call counted
+   * as search. @default none
+   */
+  onQueryEmbedded?: () => void;
 }
 
 /** The L1 layer as the graph sees it. */
@@ -45,7 +52,7 @@ type AbortableEmbedQuery = (text: string, options: { signal: AbortSignal }) => P
  * Embeds a query within the deadline and checks the vector before hnswlib sees it.
  * @throws LookupKnowledgeError `EMBEDDINGS_FAILED`, `EMBEDDINGS_TIMEOUT` or `EMBEDDINGS_INVALID`; the caller's abort reason when it aborted.
  */
-export async function embedQueryChecked(embeddings: EmbeddingsInterface, query: string, dimensions: number, options: Pick<L1SearchOptions, "timeoutMs" | "signal">): Promise<number[]> {
+export async function embedQueryChecked(embeddings: EmbeddingsInterface, query: string, dimensions: number, options: Pick<L1SearchOptions, "timeoutMs" | "signal" | "onQueryEmbedded">): Promise<number[]> {
   const timeoutMs = options.timeoutMs ?? 0;
   const embedQuery = embeddings.embedQuery as unknown as AbortableEmbedQuery;
   let raw: unknown;
@@ -63,14 +70,15 @@ export async function embedQueryChecked(embeddings: EmbeddingsInterface, query: 
   if (typeof vector === "string") {
     throw new LookupKnowledgeError("EMBEDDINGS_INVALID", `the query embedding ${vector}; pass the embeddings the index was built with, and check that they return one vector of finite numbers per text.`);
   }
+  options.onQueryEmbedded?.();
   return vector;
 }
 
 /** L1: embeds the query and asks the HNSW graph for its nearest chunks. Errors propagate to the node. */
 export function createL1Searcher({ chunks, vectorIndex, embeddings, coverage }: L1SearcherDeps): L1Searcher {
   return {
-    async search(query, { domain, k, minScore, timeoutMs, signal }) {
-      const vector = await embedQueryChecked(embeddings, query, vectorIndex.dimensions, { timeoutMs, signal });
+    async search(query, { domain, k, minScore, timeoutMs, signal, onQueryEmbedded }) {
+      const vector = await embedQueryChecked(embeddings, query, vectorIndex.dimensions, { timeoutMs, signal, onQueryEmbedded });
       const queryTerms = coverage ? tokenize(query) : [];
       return vectorIndex
         .search(vector, k, domain)

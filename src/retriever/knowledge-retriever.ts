@@ -6,6 +6,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { LookupKnowledgeError } from "../errors.js";
 import type { RetrievalOptions } from "../graph/options.js";
 import { capText } from "../text/cap-text.js";
+import { threadIdOf } from "../trace/run-identity.js";
 import { knownDomains, listDomains } from "../tool/domain-labels.js";
 import { createLookupRunner, normalizeDomain, type LookupRunner } from "../tool/lookup-runner.js";
 import { DEFAULT_LIMIT } from "../tool/schema.js";
@@ -68,8 +69,8 @@ export class KnowledgeBaseRetriever extends BaseRetriever<KnowledgeDocumentMetad
   /** The domain every query is restricted to; null: none forced. */
   readonly domain: string | null;
   readonly #runner: LookupRunner;
-  /** The signal of the `invoke` in progress: `BaseRetriever` hands `_getRelevantDocuments` only a run manager. */
-  readonly #signal = new AsyncLocalStorage<AbortSignal | undefined>();
+  /** The signal and thread id of the `invoke` in progress: `BaseRetriever` hands `_getRelevantDocuments` only a run manager. */
+  readonly #call = new AsyncLocalStorage<{ signal: AbortSignal | undefined; threadId: string | null }>();
 
   /** @throws LookupKnowledgeError `INVALID_OPTION` naming the first bad option. */
   constructor(options: KnowledgeRetrieverOptions) {
@@ -82,16 +83,19 @@ export class KnowledgeBaseRetriever extends BaseRetriever<KnowledgeDocumentMetad
   }
 
   override invoke(input: string, options?: RunnableConfig): Promise<DocumentInterface<KnowledgeDocumentMetadata>[]> {
-    // ensureConfig folds in the enclosing run's signal and turns a `timeout` into one.
-    const { signal } = ensureConfig(options);
+    // ensureConfig folds in the enclosing run's config (its signal, its thread) and turns a `timeout` into a signal.
+    const ensured = ensureConfig(options);
     // The run is named after the retriever, as its trace lines are, unless the call names it.
-    return this.#signal.run(signal, () => super.invoke(input, { ...options, runName: options?.runName ?? this.name }));
+    return this.#call.run({ signal: ensured.signal, threadId: threadIdOf(ensured) }, () => super.invoke(input, { ...options, runName: options?.runName ?? this.name }));
   }
 
   override async _getRelevantDocuments(query: string, runManager?: CallbackManagerForRetrieverRun): Promise<DocumentInterface<KnowledgeDocumentMetadata>[]> {
-    const signal = this.#signal.getStore();
+    const call = this.#call.getStore();
+    const signal = call?.signal;
     const config: RunnableConfig = { callbacks: runManager?.getChild(), ...(signal ? { signal } : {}) };
-    return evidenceToDocuments(await this.#runner.run({ query, domain: this.domain, limit: this.limit }, config));
+    // The trace line names the retriever's own run (no tool call): what LangSmith shows for this query.
+    const identity = { toolCallId: null, runId: runManager?.runId ?? null, threadId: call?.threadId ?? null };
+    return evidenceToDocuments(await this.#runner.run({ query, domain: this.domain, limit: this.limit }, config, identity));
   }
 
   /**

@@ -4,6 +4,7 @@ import { buildRetrievalGraph, closeOwnedTraceSink, resolveTraceSink } from "../g
 import type { RetrievalOptions, RetrievalSource } from "../graph/options.js";
 import { checkRetrievalSource, resolveRetrievalOptions, type RetrievalSettings } from "../graph/resolve-options.js";
 import type { TraceSink } from "../trace/jsonl-trace-sink.js";
+import { toolRunIdentity, type RunIdentity } from "../trace/run-identity.js";
 import { toErrorRecord } from "../trace/trace-record.js";
 import type { LookupResult } from "../types.js";
 import { resolveToolName } from "./tool-name.js";
@@ -21,8 +22,12 @@ export interface LookupRunner {
   readonly name: string;
   readonly source: RetrievalSource;
   readonly settings: RetrievalSettings;
-  /** Runs one lookup; a lookup that throws gets an error trace line, and the error is rethrown. */
-  run(request: LookupRequest, config?: RunnableConfig): Promise<LookupResult>;
+  /**
+   * Runs one lookup; a lookup that throws gets an error trace line, and the error is rethrown.
+   * Its trace line carries `identity`: by default the ids a tool function's `config` holds
+   * (`toolRunIdentity`: the ToolCall's id, the tool's run id, the thread id).
+   */
+  run(request: LookupRequest, config?: RunnableConfig, identity?: RunIdentity): Promise<LookupResult>;
   /** Closes the trace file opened for `tracePath`; an injected sink is left to its owner. */
   close(): Promise<void>;
 }
@@ -53,15 +58,15 @@ export function createLookupRunner(options: RetrievalOptions & { name?: string }
   const trace = resolveTraceSink(options);
   const graph = buildRetrievalGraph(source, settings, trace.sink, name);
 
-  async function run(request: LookupRequest, config?: RunnableConfig): Promise<LookupResult> {
+  async function run(request: LookupRequest, config?: RunnableConfig, identity: RunIdentity = toolRunIdentity(config)): Promise<LookupResult> {
     const invocationId = randomUUID();
     const startedAt = Date.now();
     try {
-      const state = await graph.invoke({ ...request, invocationId, startedAt }, config);
+      const state = await graph.invoke({ ...request, invocationId, startedAt, runIdentity: identity }, config);
       if (state.result === null) throw new Error("the retrieval graph finished without a result");
       return state.result;
     } catch (error) {
-      const context = { toolName: name, startedAt, durationMs: Date.now() - startedAt, input: request, corpusFingerprint: source.fingerprint };
+      const context = { toolName: name, startedAt, durationMs: Date.now() - startedAt, input: request, corpusFingerprint: source.fingerprint, identity };
       await traceFailure(trace.sink, toErrorRecord(invocationId, context, error));
       throw error;
     }

@@ -1,50 +1,12 @@
-import { errorMessage } from "../errors.js";
+import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { capText, sliceWhole } from "../text/cap-text.js";
 import type { EvidenceBlock, LookupResult, LookupTimings } from "../types.js";
 import { boundRecord } from "./bound-record.js";
+import { NO_RUN_IDENTITY, type RunIdentity } from "./run-identity.js";
+import type { ToolInvocationRecord } from "./tool-invocation-record.js";
 import { CONTENT_PREVIEW_CHARS } from "./trace-limits.js";
 
-export { CONTENT_PREVIEW_CHARS };
-
-/**
- * One `tool_invocation` line of the JSONL trace (snake_case, as persisted). Its line is at most
- * `MAX_TRACE_LINE_BYTES` long: long fields are cut to `TRACE_FIELD_LIMITS` and `truncated` names them.
- */
-export interface ToolInvocationRecord {
-  type: "tool_invocation";
-  invocation_id: string;
-  tool_name: string;
-  started_at: string;
-  duration_ms: number;
-  /**
-   * Milliseconds per stage (see `LookupTimings`), rounded to 0.01 ms: `total` runs to the moment
-   * the record is made, so the trace append itself is in no line. Absent in error records (and
-   * when the context has no timings).
-   */
-  durations_ms?: { l0: number; l1: number; merge: number; total: number };
-  status: "success" | "error";
-  input: { query: string; domain: string | null; limit: number };
-  corpus_fingerprint: string | null;
-  error?: string;
-  retrieval_details: {
-    retrieval_layer: string;
-    /**
-     * The hints (`L0Hints`): `domains` is every domain L0 matched a file of; `domain_evidence`
-     * (`L0Hints.domainEvidence`, empty when the hints had none) how many files and how strongly.
-     */
-    l0: { matched_titles: string[]; matched_keywords: string[]; domains: string[]; entities: string[]; domain_evidence: { domain: string; strength: number; files: number }[] };
-    l1: { status: string; domain_filter: string | null; candidate_count: number; error?: string };
-    fallback_reason: string | null;
-    relevance: { level: string; semantic_support: boolean };
-    candidate_count: number;
-    evidence_count: number;
-    /** True when some block's content was cut to the evidence caps (the artifact's `contentTruncated`). */
-    content_truncated: boolean;
-    evidence: { source: string; title: string | null; retrieval_layer: string; score: number | null; hit_reasons: string[]; content_preview: string }[];
-  } | null;
-  /** Fields that were cut to fit the bound (`input.query`, `retrieval_details.evidence[].title`...); absent when none was. */
-  truncated?: string[];
-}
+export { CONTENT_PREVIEW_CHARS, type ToolInvocationRecord };
 
 /** Characters of input read per character of preview before the whole text is collapsed. */
 const PREVIEW_READ_AHEAD = 4;
@@ -81,7 +43,9 @@ export interface TraceContext {
   l1CandidateCount: number;
   l1Error: string | null;
   /** Durations of the stages so far, `totalMs` up to the making of the record; the record has no `durations_ms` without them. */
-  timings?: Pick<LookupTimings, "l0Ms" | "l1Ms" | "mergeMs" | "totalMs">;
+  timings?: Pick<LookupTimings, "l0Ms" | "l1Ms" | "mergeMs" | "totalMs"> & { embedMs?: number };
+  /** The run the lookup belongs to; every id null when not given. */
+  identity?: RunIdentity;
 }
 
 /** A duration as the trace keeps it: rounded to 0.01 ms, 0 for anything not a finite positive number. */
@@ -90,7 +54,19 @@ function traceMs(ms: number): number {
 }
 
 function traceDurations(timings: NonNullable<TraceContext["timings"]>): NonNullable<ToolInvocationRecord["durations_ms"]> {
-  return { l0: traceMs(timings.l0Ms), l1: traceMs(timings.l1Ms), merge: traceMs(timings.mergeMs), total: traceMs(timings.totalMs) };
+  return { l0: traceMs(timings.l0Ms), embed: traceMs(timings.embedMs ?? 0), l1: traceMs(timings.l1Ms), merge: traceMs(timings.mergeMs), total: traceMs(timings.totalMs) };
+}
+
+/** The record's run ids (snake_case), null for each one unknown. */
+function identityFields(identity: RunIdentity = NO_RUN_IDENTITY): Pick<ToolInvocationRecord, "tool_call_id" | "run_id" | "thread_id"> {
+  return { tool_call_id: identity.toolCallId, run_id: identity.runId, thread_id: identity.threadId };
+}
+
+/** The class of a failure, low-cardinality as OpenTelemetry's `error.type` wants: our error code, else the error's name. */
+export function errorTypeOf(error: unknown): string {
+  if (error instanceof LookupKnowledgeError) return error.code;
+  if (error instanceof Error && error.name.length > 0) return error.name;
+  return "_OTHER";
 }
 
 function traceEvidence(block: EvidenceBlock): NonNullable<ToolInvocationRecord["retrieval_details"]>["evidence"][number] {
@@ -109,6 +85,7 @@ export function toTraceRecord(result: LookupResult, context: TraceContext): Tool
   return boundRecord<ToolInvocationRecord>({
     type: "tool_invocation",
     invocation_id: result.invocationId,
+    ...identityFields(context.identity),
     tool_name: context.toolName,
     started_at: new Date(context.startedAt).toISOString(),
     duration_ms: Math.round(context.durationMs * 100) / 100,
@@ -146,6 +123,7 @@ export function toErrorRecord(invocationId: string, context: Omit<TraceContext, 
   return boundRecord<ToolInvocationRecord>({
     type: "tool_invocation",
     invocation_id: invocationId,
+    ...identityFields(context.identity),
     tool_name: context.toolName,
     started_at: new Date(context.startedAt).toISOString(),
     duration_ms: Math.round(context.durationMs * 100) / 100,
@@ -153,6 +131,7 @@ export function toErrorRecord(invocationId: string, context: Omit<TraceContext, 
     input: context.input,
     corpus_fingerprint: context.corpusFingerprint,
     error: errorMessage(error),
+    error_type: errorTypeOf(error),
     retrieval_details: null,
   });
 }

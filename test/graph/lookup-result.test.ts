@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildLookupResult, retrievalLayerOf } from "../../src/graph/lookup-result.js";
 import type { LayeredEvidence, RetrievalStateType } from "../../src/graph/state.js";
 import type { Candidate, L1Status, RetrievalLayer } from "../../src/types.js";
+import { NO_RUN_IDENTITY } from "../../src/trace/run-identity.js";
 import { NO_HINTS, makeCandidate } from "../helpers/retrieval-fakes.js";
 
 const some = (): Candidate[] => [makeCandidate("a.md#top", 1)];
@@ -29,6 +30,7 @@ describe("buildLookupResult", () => {
       invocationId: "inv-1",
       startedAt: 0,
       runStartedAt: 0,
+      runIdentity: NO_RUN_IDENTITY,
       timings: {},
       hints: NO_HINTS,
       l0Candidates: [],

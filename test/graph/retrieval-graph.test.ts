@@ -377,16 +377,16 @@ describe("createRetrievalGraph: stage timings", () => {
 
     const result = await lookup({ knowledgeBase: fakeSource({ l0, l1 }), traceSink: new RecordingTraceSink() }, { query: "refund" });
 
-    expect(Object.keys(result.timings ?? {}).sort()).toEqual(["l0Ms", "l1Ms", "mergeMs", "totalMs", "traceMs"]);
+    expect(Object.keys(result.timings ?? {}).sort()).toEqual(["embedMs", "l0Ms", "l1Ms", "mergeMs", "totalMs", "traceMs"]);
     for (const value of Object.values(result.timings ?? {})) expectDuration(value);
   });
 
   it("counts every stage, the trace included, inside the total", async () => {
     const result = await lookup({ knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]) }), traceSink: new RecordingTraceSink() }, { query: "refund" });
-    const { l0Ms = 0, l1Ms = 0, mergeMs = 0, traceMs = 0, totalMs = 0 } = result.timings ?? {};
+    const { l0Ms = 0, embedMs = 0, l1Ms = 0, mergeMs = 0, traceMs = 0, totalMs = 0 } = result.timings ?? {};
 
     // Disjoint parts of one run: only floating-point rounding may separate them.
-    expect(totalMs).toBeGreaterThanOrEqual(l0Ms + l1Ms + mergeMs + traceMs - 1e-9);
+    expect(totalMs).toBeGreaterThanOrEqual(l0Ms + embedMs + l1Ms + mergeMs + traceMs - 1e-9);
   });
 
   it("reports timings on the fallback path and a trace time of 0 when tracing is off", async () => {
@@ -403,7 +403,7 @@ describe("createRetrievalGraph: stage timings", () => {
     await lookup({ knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]) }), traceSink: sink }, { query: "refund" });
 
     const durations = sink.records[0].durations_ms as Record<string, unknown>;
-    expect(Object.keys(durations).sort()).toEqual(["l0", "l1", "merge", "total"]);
+    expect(Object.keys(durations).sort()).toEqual(["embed", "l0", "l1", "merge", "total"]);
     for (const value of Object.values(durations)) expectDuration(value);
     expect(Object.keys(sink.records[0].retrieval_details as object).sort()).toEqual(
       ["candidate_count", "content_truncated", "evidence", "evidence_count", "fallback_reason", "l0", "l1", "relevance", "retrieval_layer"].sort(),

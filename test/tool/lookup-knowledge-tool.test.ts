@@ -296,7 +296,7 @@ describe("createLookupKnowledgeTool", () => {
 
       const { timings } = artifactOf(await invokeForMessage(lookup, { query: "refund" }));
 
-      expect(Object.keys(timings ?? {}).sort()).toEqual(["l0Ms", "l1Ms", "mergeMs", "totalMs", "traceMs"]);
+      expect(Object.keys(timings ?? {}).sort()).toEqual(["embedMs", "l0Ms", "l1Ms", "mergeMs", "totalMs", "traceMs"]);
       for (const value of Object.values(timings ?? {})) {
         expect(Number.isFinite(value)).toBe(true);
         expect(value).toBeGreaterThanOrEqual(0);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CONTENT_PREVIEW_CHARS, preview, toErrorRecord, toTraceRecord, type TraceContext } from "../../src/trace/trace-record.js";
+import { LookupKnowledgeError } from "../../src/errors.js";
 import { capText } from "../../src/text/cap-text.js";
 import type { LookupResult } from "../../src/types.js";
 import { hostileGenerator } from "./trace-inputs.js";
@@ -47,7 +48,7 @@ const CONTEXT: TraceContext = {
   corpusFingerprint: "fp-1",
   l1CandidateCount: 3,
   l1Error: null,
-  timings: { l0Ms: 1.23456, l1Ms: 4.5, mergeMs: 0.004, totalMs: 12.3456 },
+  timings: { l0Ms: 1.23456, embedMs: 2.005, l1Ms: 4.5, mergeMs: 0.004, totalMs: 12.3456 },
 };
 
 describe("toTraceRecord", () => {
@@ -65,7 +66,7 @@ describe("toTraceRecord", () => {
       corpus_fingerprint: "fp-1",
     });
     expect(Object.keys(record).sort()).toEqual(
-      ["corpus_fingerprint", "duration_ms", "durations_ms", "input", "invocation_id", "retrieval_details", "started_at", "status", "tool_name", "type"].sort(),
+      ["corpus_fingerprint", "duration_ms", "durations_ms", "input", "invocation_id", "retrieval_details", "run_id", "started_at", "status", "thread_id", "tool_call_id", "tool_name", "type"].sort(),
     );
   });
 
@@ -118,13 +119,26 @@ describe("toTraceRecord", () => {
   });
 
   it("records the stage durations in milliseconds, rounded to 0.01 ms", () => {
-    expect(toTraceRecord(result(), CONTEXT).durations_ms).toEqual({ l0: 1.23, l1: 4.5, merge: 0, total: 12.35 });
+    expect(toTraceRecord(result(), CONTEXT).durations_ms).toEqual({ l0: 1.23, embed: 2.01, l1: 4.5, merge: 0, total: 12.35 });
+  });
+
+  it("records an embed duration of 0 when the timings have none (a caller from before the embedding was timed apart)", () => {
+    const { embedMs: _embed, ...older } = CONTEXT.timings ?? { l0Ms: 0, l1Ms: 0, mergeMs: 0, totalMs: 0 };
+
+    expect(toTraceRecord(result(), { ...CONTEXT, timings: older }).durations_ms?.embed).toBe(0);
+  });
+
+  it("records null run ids when the context has none, and the ids it is given otherwise", () => {
+    expect(toTraceRecord(result(), CONTEXT)).toMatchObject({ tool_call_id: null, run_id: null, thread_id: null });
+    const identity = { toolCallId: "call_7", runId: "01a2342a-7f60-74cc-bb73-2a668d2de105", threadId: "thread-1" };
+
+    expect(toTraceRecord(result(), { ...CONTEXT, identity })).toMatchObject({ tool_call_id: "call_7", run_id: identity.runId, thread_id: "thread-1" });
   });
 
   it("records 0 for a stage duration that is negative or not a finite number", () => {
     const record = toTraceRecord(result(), { ...CONTEXT, timings: { l0Ms: -3, l1Ms: Number.NaN, mergeMs: Number.POSITIVE_INFINITY, totalMs: 2 } });
 
-    expect(record.durations_ms).toEqual({ l0: 0, l1: 0, merge: 0, total: 2 });
+    expect(record.durations_ms).toEqual({ l0: 0, embed: 0, l1: 0, merge: 0, total: 2 });
   });
 
   it("leaves durations out when the context has no timings", () => {
@@ -181,6 +195,9 @@ describe("toErrorRecord", () => {
     expect(record).toEqual({
       type: "tool_invocation",
       invocation_id: "inv-err",
+      tool_call_id: null,
+      run_id: null,
+      thread_id: null,
       tool_name: "lookup_knowledge",
       started_at: "1970-01-01T00:00:00.000Z",
       duration_ms: 1.23,
@@ -188,7 +205,16 @@ describe("toErrorRecord", () => {
       input: { query: "q", domain: "it", limit: 3 },
       corpus_fingerprint: null,
       error: "graph exploded",
+      error_type: "Error",
       retrieval_details: null,
     });
+  });
+
+  it("names the failure's class: our error code, else the error's name", () => {
+    const context = { toolName: "lookup_knowledge", startedAt: 0, durationMs: 1, input: { query: "q", domain: null, limit: 3 }, corpusFingerprint: null };
+
+    expect(toErrorRecord("a", context, new LookupKnowledgeError("INVALID_INPUT", "bad query")).error_type).toBe("INVALID_INPUT");
+    expect(toErrorRecord("b", context, new TypeError("nope")).error_type).toBe("TypeError");
+    expect(toErrorRecord("c", context, "a string thrown").error_type).toBe("_OTHER");
   });
 });

@@ -37,7 +37,9 @@ async function appendTrace(sink: TraceSink, record: ToolInvocationRecord): Promi
 
 /**
  * Dedupes and ranks the evidence, assesses relevance and appends the trace line. The result
- * carries the stage durations (`timings`); the trace line carries them up to its own making.
+ * carries the stage durations (`timings`); the trace line carries them up to its own making
+ * (its `durations_ms` has no trace stage: the append is in `timings.traceMs` only), and the
+ * run ids of `state.runIdentity`.
  */
 export function createDedupeAndTraceNode({ l0Weight, traceSink, toolName, corpusFingerprint, relevance, evidence, now = Date.now }: DedupeAndTraceNodeOptions) {
   return async function dedupeAndTrace(state: RetrievalStateType): Promise<RetrievalStateUpdate> {
@@ -47,6 +49,7 @@ export function createDedupeAndTraceNode({ l0Weight, traceSink, toolName, corpus
     const traceStarted = clock();
     const stages = {
       l0Ms: state.timings.l0Ms ?? 0,
+      embedMs: state.timings.embedMs ?? 0,
       l1Ms: state.timings.l1Ms ?? 0,
       mergeMs: (state.timings.mergeMs ?? 0) + elapsedMs(started, traceStarted),
     };
@@ -63,6 +66,7 @@ export function createDedupeAndTraceNode({ l0Weight, traceSink, toolName, corpus
       l1CandidateCount: state.l1Candidates.length,
       l1Error: state.l1Error,
       timings: { ...stages, totalMs: elapsedMs(state.runStartedAt, traceStarted) },
+      identity: state.runIdentity,
     });
     const traceWritten = await appendTrace(traceSink, record);
     const finished = clock();

@@ -2,6 +2,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { errorMessage } from "../../errors.js";
 import { clock, elapsedMs } from "../elapsed.js";
 import type { L1Searcher } from "../../l1/l1-search.js";
+import type { LookupTimings } from "../../types.js";
 import type { RetrievalStateType, RetrievalStateUpdate } from "../state.js";
 
 /** Collaborators and settings of the L1 node. */
@@ -18,25 +19,35 @@ export interface L1SearchNodeOptions {
   timeoutMs: number;
 }
 
+/** The node's time split at the moment the query vector was ready (none: all of it is search). */
+function l1Timings(started: number, embeddedAt: number | null): Pick<LookupTimings, "embedMs" | "l1Ms"> {
+  const ended = clock();
+  return embeddedAt === null ? { embedMs: 0, l1Ms: elapsedMs(started, ended) } : { embedMs: elapsedMs(started, embeddedAt), l1Ms: elapsedMs(embeddedAt, ended) };
+}
+
 /**
  * L1: dense search with the domain filter chosen after L0, applied inside the HNSW search.
  * Records `ok`, `empty`, `error`, `disabled` or `unavailable`; an error (a throw, a bad vector,
  * a timeout) is kept, not thrown, so that the graph can fall back to L0. Only a cancelled run
- * (the caller's signal aborted) propagates. Records its duration, query embedding included, as
- * `timings.l1Ms`.
+ * (the caller's signal aborted) propagates. Records the query embedding as `timings.embedMs` and
+ * the rest of the node as `timings.l1Ms` (split where the searcher calls `onQueryEmbedded`).
  */
 export function createL1SearchNode({ l1, enabled, k, minScore, timeoutMs }: L1SearchNodeOptions) {
   return async function l1Search(state: RetrievalStateType, config?: LangGraphRunnableConfig): Promise<RetrievalStateUpdate> {
     const started = clock();
-    if (!enabled) return { l1Status: "disabled", timings: { l1Ms: elapsedMs(started) } };
-    if (l1 === null) return { l1Status: "unavailable", timings: { l1Ms: elapsedMs(started) } };
+    if (!enabled) return { l1Status: "disabled", timings: l1Timings(started, null) };
+    if (l1 === null) return { l1Status: "unavailable", timings: l1Timings(started, null) };
     const signal = config?.signal;
+    let embeddedAt: number | null = null;
+    const onQueryEmbedded = () => {
+      embeddedAt ??= clock();
+    };
     try {
-      const candidates = await l1.search(state.query, { domain: state.domainFilter, k: Math.max(k, state.limit), minScore, timeoutMs, signal });
-      return { l1Status: candidates.length > 0 ? "ok" : "empty", l1Candidates: candidates, timings: { l1Ms: elapsedMs(started) } };
+      const candidates = await l1.search(state.query, { domain: state.domainFilter, k: Math.max(k, state.limit), minScore, timeoutMs, signal, onQueryEmbedded });
+      return { l1Status: candidates.length > 0 ? "ok" : "empty", l1Candidates: candidates, timings: l1Timings(started, embeddedAt) };
     } catch (error) {
       if (signal?.aborted) throw error;
-      return { l1Status: "error", l1Error: errorMessage(error), timings: { l1Ms: elapsedMs(started) } };
+      return { l1Status: "error", l1Error: errorMessage(error), timings: l1Timings(started, embeddedAt) };
     }
   };
 }

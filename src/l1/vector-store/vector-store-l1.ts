@@ -46,9 +46,9 @@ function hitsOf(raw: unknown): [unknown, unknown][] {
  */
 export function createVectorStoreL1Searcher({ store, dialect, chunks, chunkOfRow, rows, embeddings, dimensions, coverage }: VectorStoreL1Deps): L1Searcher {
   return {
-    async search(query, { domain, k, minScore, timeoutMs = 0, signal }) {
+    async search(query, { domain, k, minScore, timeoutMs = 0, signal, onQueryEmbedded }) {
       const started = Date.now();
-      const vector = await embedQueryChecked(embeddings, query, dimensions, { timeoutMs, signal });
+      const vector = await embedQueryChecked(embeddings, query, dimensions, { timeoutMs, signal, onQueryEmbedded });
       const left = remainingMs(timeoutMs, started);
       let raw: unknown;
       try {
