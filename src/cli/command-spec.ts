@@ -1,4 +1,3 @@
-import { parseArgs, type ParseArgsConfig } from "node:util";
 import { LookupKnowledgeError } from "../errors.js";
 
 /** One flag of a command: what `parseArgs` needs plus what `--help` prints. */
@@ -54,38 +53,6 @@ export const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", descriptio
 /** A usage error (exit code 2): the message names the bad value and says how to fix it. */
 export function usageError(command: string, message: string): LookupKnowledgeError {
   return new LookupKnowledgeError("USAGE", `${command === "" ? "" : `${command}: `}${message} Run \`lookup-knowledge ${command === "" ? "" : `${command} `}--help\` for usage.`);
-}
-
-/** `parseArgs`'s message without its own hints, e.g. "Unknown option '--x'". */
-function parseErrorDetail(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split(". ")[0].replace(/\.$/, "");
-}
-
-/**
- * Parses `argv` against the command's definition (plus `--help`).
- * @throws LookupKnowledgeError `USAGE` for an unknown flag, a missing value or a missing required positional.
- */
-export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
-  const options = Object.fromEntries(
-    Object.entries({ ...spec.options, help: HELP_OPTION }).map(([name, option]) => [
-      name,
-      { type: option.type, ...(option.short ? { short: option.short } : {}), ...(option.default !== undefined ? { default: option.default } : {}) },
-    ]),
-  );
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({ args: argv, options: options as NonNullable<ParseArgsConfig["options"]>, allowPositionals: (spec.positionals?.length ?? 0) > 0, strict: true });
-  } catch (error) {
-    throw usageError(spec.name, `${parseErrorDetail(error)}.`);
-  }
-  const values = parsed.values as ParsedCommand["values"];
-  if (values.help === true) return { values, positionals: parsed.positionals };
-  const required = (spec.positionals ?? []).filter((p) => p.required);
-  if (required.length > 0 && parsed.positionals.join(" ").trim().length === 0) {
-    throw usageError(spec.name, `missing ${required.map((p) => `<${p.name}>`).join(" ")}.`);
-  }
-  return { values, positionals: parsed.positionals };
 }
 
 /** A string flag's value; undefined when absent. */

@@ -1,5 +1,6 @@
 import { LookupKnowledgeError } from "../errors.js";
-import { parseCommand, usageError, type CliIO, type CommandSpec } from "./command-spec.js";
+import { usageError, type CliIO, type CommandSpec } from "./command-spec.js";
+import { closestName, parseCommand } from "./parse-command.js";
 import { EVAL_COMMAND } from "./eval-command.js";
 import { INDEX_COMMAND } from "./index-command.js";
 import { QUERY_COMMAND } from "./query-command.js";
@@ -17,8 +18,10 @@ const PROCESS_IO: CliIO = { out: (text) => process.stdout.write(text), err: (tex
 
 function commandNamed(name: string): CommandSpec {
   const spec = COMMANDS.find((command) => command.name === name);
-  if (!spec) throw usageError("", `unknown command "${name}"; the commands are ${COMMANDS.map((c) => c.name).join(", ")}.`);
-  return spec;
+  if (spec) return spec;
+  const names = COMMANDS.map((c) => c.name);
+  const hint = closestName(name, names);
+  throw usageError("", `unknown command ${JSON.stringify(name)}${hint ? ` (did you mean ${hint}?)` : ""}; the commands are ${names.join(", ")}, help.`);
 }
 
 /** One line for any error: a usage error or one of ours as it is, anything else prefixed. */
@@ -40,10 +43,11 @@ export async function main(argv: string[], io: CliIO = PROCESS_IO): Promise<numb
       return EXIT.ok;
     }
     if (name === "help") {
+      if (rest.length > 1) throw usageError("", `help takes one command name, got ${rest.length}: ${rest.join(" ")}.`);
       io.out(rest.length === 0 ? formatOverview(COMMANDS) : formatCommandHelp(commandNamed(rest[0])));
       return EXIT.ok;
     }
-    if (name.startsWith("-")) throw usageError("", `unknown option ${name} before the command; the commands are ${COMMANDS.map((c) => c.name).join(", ")}.`);
+    if (name.startsWith("-")) throw usageError("", `unknown option ${name}; the options before a command are --help and --version, the commands ${COMMANDS.map((c) => c.name).join(", ")}, help.`);
     const spec = commandNamed(name);
     const parsed = parseCommand(spec, rest);
     if (parsed.values.help === true) {

@@ -1,4 +1,3 @@
-import { connectPgVectorStore } from "../l1/vector-store/connect-pgvector.js";
 import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
 import type { OptionSpec } from "./command-spec.js";
 
@@ -30,6 +29,8 @@ export async function openCliVectorStore(values: Record<string, string | boolean
   const connectionString = typeof flag === "string" ? flag : process.env[PGVECTOR_URL_ENV];
   if (!connectionString) return { vectorStore: undefined, close: async () => {} };
   const table = values["pgvector-table"];
+  // Loaded only when asked for, so that `--help` and plain queries never load the pgvector adapter.
+  const { connectPgVectorStore } = await import("../l1/vector-store/connect-pgvector.js");
   const vectorStore = await connectPgVectorStore({ connectionString, tableName: typeof table === "string" ? table : undefined });
   return { vectorStore, close: () => vectorStore.store.end().catch(() => {}) };
 }

@@ -1,12 +1,15 @@
 import type { CommandSpec, OptionSpec } from "./command-spec.js";
 import { HELP_OPTION } from "./command-spec.js";
 
-const flag = (name: string, option: OptionSpec) => `--${name}${option.type === "string" ? ` ${option.value ?? "VALUE"}` : ""}`;
+/** How a flag is written in usage: `--limit N`, `--json`. */
+export function flagUsage(name: string, option: OptionSpec): string {
+  return `--${name}${option.type === "string" ? ` ${option.value ?? "VALUE"}` : ""}`;
+}
 
 /** The one-line synopsis of a command, from its definition. */
 export function synopsis(spec: CommandSpec): string {
   const positionals = (spec.positionals ?? []).map((p) => (p.required ? `<${p.name}>` : `[${p.name}]`));
-  const options = Object.entries(spec.options).map(([name, option]) => `[${flag(name, option)}]`);
+  const options = Object.entries(spec.options).map(([name, option]) => `[${flagUsage(name, option)}]`);
   return ["lookup-knowledge", spec.name, ...positionals, ...options].join(" ");
 }
 
@@ -20,9 +23,9 @@ export function formatCommandHelp(spec: CommandSpec): string {
   }
   lines.push("", "Options:");
   for (const [name, option] of Object.entries({ ...spec.options, help: HELP_OPTION })) {
-    const head = `${option.short ? `-${option.short}, ` : ""}${flag(name, option)}`;
-    const fallback = option.default !== undefined && option.default !== false ? ` (default: ${String(option.default)})` : "";
-    lines.push(`  ${head.padEnd(26)} ${option.description}${fallback}`);
+    const head = `${option.short ? `-${option.short}, ` : ""}${flagUsage(name, option)}`;
+    const text = option.default !== undefined && option.default !== false ? `${option.description.replace(/\.$/, "")} (default: ${String(option.default)}).` : option.description;
+    lines.push(`  ${head.padEnd(26)} ${text}`);
   }
   if (spec.examples?.length) lines.push("", "Examples:", ...spec.examples.map((example) => `  ${example}`));
   return `${lines.join("\n")}\n`;
@@ -39,6 +42,7 @@ export function formatOverview(commands: readonly CommandSpec[]): string {
     "  -h, --help     Print this help (every command takes --help too).",
     "  -V, --version  Print the version.",
     "",
+    "Run `lookup-knowledge <command> --help` for the options of a command.",
     "Exit codes: 0 success, 1 the command failed, 2 the command line is wrong.",
   );
   return `${lines.join("\n")}\n`;

@@ -15,8 +15,8 @@ export interface IndexedFile {
   stamp?: string;
 }
 
-/** A file's identity as the walk saw it: any write changes its ctime, whatever it does to the mtime. */
-function stampOf(entry: CorpusFile): string {
+/** A file's identity as the walk saw it (device, inode, size, mtime, ctime): any write changes its ctime, whatever it does to the mtime. */
+export function stampOf(entry: CorpusFile): string {
   return `${entry.dev}:${entry.ino}:${entry.size}:${entry.mtimeMs}:${entry.ctimeMs}`;
 }
 

@@ -8,6 +8,7 @@ import type { IndexHistory, IndexSettings } from "./manifest.js";
 import type { CorpusCalibration } from "../calibration/calibration.js";
 import type { VectorStoreTarget } from "../l1/vector-store/vector-store-dialect.js";
 import type { VectorStoreL1Option } from "./vector-store-option.js";
+import type { CorpusOrigin } from "./corpus-origin.js";
 
 /** The vector store that holds L1, and where in it (as the manifest records it). */
 export interface VectorStorePart extends Required<VectorStoreL1Option> {
@@ -25,6 +26,8 @@ export interface IndexParts {
   fileCount: number;
   /** The corpus files with their content hashes, for incremental re-indexing; null when built from ready-made chunks. */
   files: IndexedFile[] | null;
+  /** The corpus folder the chunks were read from; null when built from ready-made chunks or loaded from an index that did not record it. */
+  corpus: CorpusOrigin | null;
   hintIndex: HintIndex;
   bm25: Bm25Stats;
   embeddings: EmbeddingsInterface | null;

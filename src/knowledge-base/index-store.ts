@@ -11,6 +11,7 @@ import { encodeChunkMeta } from "./chunk-meta-codec.js";
 import { encodeContents } from "./chunk-store.js";
 import { serializeFiles } from "./files-file.js";
 import { writeVectorFile } from "./vector-file.js";
+import { recordedOrigin } from "./corpus-origin.js";
 import { pruneAfterSave } from "./vector-store-l1-parts.js";
 import { serializedFile, writeIndexFolder, type IndexFile } from "./write-index-folder.js";
 
@@ -66,6 +67,7 @@ export async function saveIndexParts(dir: string, parts: IndexParts, info: { fin
       settings: parts.settings,
       history: parts.history,
       calibration: parts.calibration,
+      ...(parts.corpus ? { corpus: recordedOrigin(parts.corpus, dir) } : {}),
       ...(store ? { vectorStore: { dialect: store.dialect.name, target: { ...store.target }, namespace: store.namespace, generation: store.generation, pendingDeletes: [...store.pendingDeletes] } } : {}),
       checksums,
     }),

@@ -26,6 +26,7 @@ import type { SaveOptions } from "./save-options.js";
 import type { LoadOptions } from "./load-generation.js";
 import { storeSearcherOf, writeBuildRows } from "./vector-store-l1-parts.js";
 import { checkVectorStoreOption } from "./vector-store-option.js";
+import { corpusOriginOf, type CorpusOrigin } from "./corpus-origin.js";
 import { createKnowledgeRetriever, type KnowledgeBaseRetriever, type KnowledgeRetrieverOptions } from "../retriever/knowledge-retriever.js";
 
 /**
@@ -85,14 +86,14 @@ export class KnowledgeBase implements RetrievalSource {
     const corpus = await loadCorpus(options.corpusDir, options.corpus);
     const warn = options.onWarning ?? (() => {});
     for (const { file, reason } of corpus.skipped) warn(`lookup-knowledge: skipped ${file}: ${reason}`);
-    return KnowledgeBase.fromChunks(corpus.chunks, options, { skipped: corpus.skipped, fileCount: corpus.fileCount, files: corpus.files });
+    return KnowledgeBase.fromChunks(corpus.chunks, options, { skipped: corpus.skipped, fileCount: corpus.fileCount, files: corpus.files, corpus: await corpusOriginOf(options.corpusDir) });
   }
 
   /** Indexes ready-made chunks (one per dataset row, for example); each chunk's `source` must be unique. */
   static async fromChunks(
     chunks: Chunk[],
     options: KnowledgeBaseOptions = {},
-    origin: { skipped?: SkippedFile[]; fileCount?: number; files?: IndexedFile[] } = {},
+    origin: { skipped?: SkippedFile[]; fileCount?: number; files?: IndexedFile[]; corpus?: CorpusOrigin } = {},
   ): Promise<KnowledgeBase> {
     const progress = options.onProgress ?? (() => {});
     const resolved = withLargeCorpusDefaults(resolveBuildOptions(options), options, chunks.length);
@@ -130,6 +131,7 @@ export class KnowledgeBase implements RetrievalSource {
       skipped: origin.skipped ?? [],
       fileCount: origin.fileCount ?? chunks.length,
       files: origin.files ?? null,
+      corpus: origin.corpus ?? null,
       hintIndex,
       bm25,
       embeddings,
@@ -202,6 +204,20 @@ export class KnowledgeBase implements RetrievalSource {
   get vectorStore(): { dialect: string; target: Readonly<Record<string, string | number | null>>; namespace: string; generation: string; pendingDeletes: number } | null {
     const store = this.#parts.vectorStore;
     return store === null ? null : { dialect: store.dialect.name, target: store.target, namespace: store.namespace, generation: store.generation, pendingDeletes: store.pendingDeletes.length };
+  }
+
+  /**
+   * The corpus folder this base was built or last updated from: its absolute real path then, and
+   * (for a loaded index) the same folder relative to the index folder; null for a base built from
+   * ready-made chunks or loaded from an index saved before the folder was recorded.
+   */
+  get corpusOrigin(): Readonly<CorpusOrigin> | null {
+    return this.#parts.corpus;
+  }
+
+  /** The indexed corpus files in chunk order, each with the SHA-256 of its bytes; null for a base built from ready-made chunks. */
+  get indexedFiles(): readonly Readonly<IndexedFile>[] | null {
+    return this.#parts.files;
   }
 
   /** How this index came to be: a full build or incremental updates, and the embedder's fit. */

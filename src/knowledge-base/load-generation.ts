@@ -173,5 +173,5 @@ export async function loadGeneration(dir: string, manifest: IndexManifest, optio
   await yieldToEventLoop();
   const hintIndex = HintIndex.build(chunks);
   const vectorIndex = await pendingVectors;
-  return { chunks, skipped: manifest.skipped, fileCount: manifest.fileCount, files: indexedFiles, hintIndex, bm25, embeddings, vectorIndex, settings: manifest.settings, fingerprint: manifest.fingerprint, history: manifest.history ?? { mode: "full", lsa: embeddings instanceof LsaEmbeddings ? "fitted" : null, changedSinceFit: 0 }, calibration: manifest.calibration, vectorStore };
+  return { chunks, skipped: manifest.skipped, fileCount: manifest.fileCount, files: indexedFiles, corpus: manifest.corpus ?? null, hintIndex, bm25, embeddings, vectorIndex, settings: manifest.settings, fingerprint: manifest.fingerprint, history: manifest.history ?? { mode: "full", lsa: embeddings instanceof LsaEmbeddings ? "fitted" : null, changedSinceFit: 0 }, calibration: manifest.calibration, vectorStore };
 }

@@ -1,5 +1,6 @@
 import { DIALECT_NAME, MAX_TARGET_FIELDS, NAMESPACE, targetProblem } from "./vector-store-option.js";
 import { DATA_FILES, INDEX_FILES, isGenerationName } from "./index-layout.js";
+import { isCorpusOrigin } from "./corpus-origin.js";
 
 type Field = [path: string, valid: (value: unknown) => boolean, expected: string];
 
@@ -59,6 +60,7 @@ const FIELDS: readonly Field[] = [
   ["vectorStore.namespace", (value) => value === undefined || (isString(value) && NAMESPACE.test(value as string)), "a namespace (1-64 letters, digits, _, ., -)"],
   ["vectorStore.generation", (value) => value === undefined || (isString(value) && /^[0-9a-f]{16}$/.test(value as string)), "16 hex digits"],
   ["vectorStore.pendingDeletes", (value) => value === undefined || (Array.isArray(value) && value.every((id) => isString(id) && UUID.test(id as string))), "a list of row ids (UUIDs)"],
+  ["corpus", (value) => value === undefined || isCorpusOrigin(value), "an object with an absolute root and a relative fromIndex"],
   ["checksums", isRecord, "an object of file names and SHA-256 digests"],
 ];
 

@@ -66,6 +66,12 @@ export interface IndexManifest {
    * once this save is committed. Absent when L1 is the HNSW graph.
    */
   vectorStore?: { dialect: string; target: Record<string, string | number | null>; namespace: string; generation: string; pendingDeletes: string[] };
+  /**
+   * The corpus folder the index was built or last updated from (see `CorpusOrigin`); the files and
+   * their SHA-256 are in `files.json`. Absent for an index built from ready-made chunks and in
+   * indexes saved before it was recorded (their provenance is unknown).
+   */
+  corpus?: { root: string; fromIndex: string };
   /** SHA-256 of every data file, checked before anything is parsed. */
   checksums: Record<string, string>;
 }

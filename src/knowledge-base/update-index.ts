@@ -15,6 +15,7 @@ import { planUpdate, type UpdatePlan } from "./plan-update.js";
 import { resolveBuildOptions } from "./resolve-build-options.js";
 import { resolveVectorIndexOptions } from "../l1/vector-index.js";
 import { syncUpdateRows } from "./vector-store-l1-parts.js";
+import { corpusOriginOf } from "./corpus-origin.js";
 
 /**
  * The calibration an update keeps, its note saying so when it no longer fits: the embedder was
@@ -203,6 +204,7 @@ export async function updateIndexParts(parts: IndexParts, options: UpdateOptions
       skipped: corpus.skipped,
       fileCount: corpus.fileCount,
       files: corpus.files,
+      corpus: await corpusOriginOf(options.corpusDir),
       bm25,
       embeddings,
       vectorIndex,

@@ -1,30 +1,10 @@
-import { spawn } from "node:child_process";
 import { cp, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IndexManifest, LookupResult } from "../../src/index.js";
 import { testPostgres, type PgServer } from "../helpers/pglite-server.js";
-import { createTempDirs, KB_DIR, REPO_ROOT } from "../integration/helpers/integration-fixtures.js";
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI from its TypeScript sources, without the pgvector URL in the environment unless given. */
-function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const { LOOKUP_KNOWLEDGE_PGVECTOR_URL: _ignored, ...rest } = process.env;
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/run.ts", ...args], { cwd: REPO_ROOT, env: { ...rest, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (data: string) => (stdout += data));
-    child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { createTempDirs, KB_DIR } from "../integration/helpers/integration-fixtures.js";
+import { runCli } from "../helpers/run-cli.js";
 
 const CLI_TIMEOUT = 120_000;
 
@@ -57,11 +37,11 @@ describe("the CLI with L1 in Postgres/pgvector", () => {
       expect((JSON.parse(manifestText) as IndexManifest).vectorStore).toEqual({ dialect: "pgvector", target: { schema: null, table, collection: null }, namespace: "default", generation: expect.stringMatching(/^[0-9a-f]{16}$/), pendingDeletes: [] });
       expect(manifestText).not.toContain("postgres:postgres@");
 
-      const answered = await runCli(["query", "who approves a large refund", "--index", index, "--corpus", corpus, "--no-trace", "--json"], { LOOKUP_KNOWLEDGE_PGVECTOR_URL: postgres.url });
+      const answered = await runCli(["query", "who approves a large refund", "--index", index, "--corpus", corpus, "--no-trace", "--json"], { env: { LOOKUP_KNOWLEDGE_PGVECTOR_URL: postgres.url } });
       expect(answered.code).toBe(1); // the table flag is missing: the default table is not the recorded one
       expect(answered.stderr).toContain(`table "${table}"`);
 
-      const right = await runCli(["query", "who approves a large refund", "--index", index, "--corpus", corpus, "--no-trace", "--json", "--pgvector-table", table], { LOOKUP_KNOWLEDGE_PGVECTOR_URL: postgres.url });
+      const right = await runCli(["query", "who approves a large refund", "--index", index, "--corpus", corpus, "--no-trace", "--json", "--pgvector-table", table], { env: { LOOKUP_KNOWLEDGE_PGVECTOR_URL: postgres.url } });
       expect(right.code).toBe(0);
       const result = JSON.parse(right.stdout) as LookupResult;
       expect(result.l1Status).toBe("ok");

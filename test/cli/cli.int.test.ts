@@ -1,41 +1,9 @@
-import { spawn } from "node:child_process";
-import { access, cp, readFile, writeFile } from "node:fs/promises";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IndexManifest, LookupResult } from "../../src/index.js";
-import { createTempDirs, REPO_ROOT } from "../integration/helpers/integration-fixtures.js";
-
-/** The CLI entry point: `run.ts` runs `main`; older trees ran it from `main.ts` itself. */
-async function cliEntry(): Promise<string> {
-  const run = "src/cli/run.ts";
-  return access(join(REPO_ROOT, run)).then(
-    () => run,
-    () => "src/cli/main.ts",
-  );
-}
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI from TypeScript sources with `node --import tsx`, in the repository root. */
-function runCli(entry: string, args: string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (data: string) => (stdout += data));
-    child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { createTempDirs } from "../integration/helpers/integration-fixtures.js";
+import { runCli } from "../helpers/run-cli.js";
 
 function errorLines(stderr: string): string[] {
   return stderr.split("\n").filter((line) => line.includes("lookup-knowledge:"));
@@ -45,11 +13,9 @@ const CLI_TIMEOUT = 120_000;
 
 describe("the lookup-knowledge CLI", () => {
   const temp = createTempDirs();
-  let entry: string;
   let indexDir: string;
 
   beforeAll(async () => {
-    entry = await cliEntry();
     indexDir = join(await temp.make(), "index");
   });
   afterAll(() => temp.cleanup());
@@ -57,7 +23,7 @@ describe("the lookup-knowledge CLI", () => {
   it(
     "indexes the fixture corpus, exits 0 and writes manifest.json",
     async () => {
-      const run = await runCli(entry, ["index", "--corpus", "test/fixtures/kb", "--out", indexDir]);
+      const run = await runCli(["index", "--corpus", "test/fixtures/kb", "--out", indexDir]);
       expect(run.stderr).not.toMatch(/^\s+at /m);
       expect(run.code).toBe(0);
       const manifest = JSON.parse(await readFile(join(indexDir, "manifest.json"), "utf8")) as IndexManifest;
@@ -72,7 +38,7 @@ describe("the lookup-knowledge CLI", () => {
   it(
     "prints the lookup as JSON with evidence for `query --json`",
     async () => {
-      const run = await runCli(entry, ["query", "rotate an API key", "--index", indexDir, "--json", "--no-trace"]);
+      const run = await runCli(["query", "rotate an API key", "--index", indexDir, "--json", "--no-trace"]);
       expect(run.code).toBe(0);
       expect(run.stderr).not.toMatch(/building/i);
       const result = JSON.parse(run.stdout) as LookupResult;
@@ -89,7 +55,7 @@ describe("the lookup-knowledge CLI", () => {
     "exits non-zero with one error line and no stack when the index is missing and so is the corpus",
     async () => {
       const base = await temp.make();
-      const run = await runCli(entry, ["query", "rollback", "--index", join(base, "index"), "--corpus", join(base, "no-corpus"), "--no-trace"]);
+      const run = await runCli(["query", "rollback", "--index", join(base, "index"), "--corpus", join(base, "no-corpus"), "--no-trace"]);
       expect(run.code).not.toBe(0);
       expect(run.code).not.toBeNull();
       expect(errorLines(run.stderr)).toHaveLength(1);
@@ -106,7 +72,7 @@ describe("the lookup-knowledge CLI", () => {
       const corrupted = join(await temp.make(), "index");
       await cp(indexDir, corrupted, { recursive: true });
       await writeFile(join(corrupted, "manifest.json"), "{ this is not json");
-      const run = await runCli(entry, ["query", "rollback", "--index", corrupted, "--corpus", join(corrupted, "no-corpus"), "--no-trace"]);
+      const run = await runCli(["query", "rollback", "--index", corrupted, "--corpus", join(corrupted, "no-corpus"), "--no-trace"]);
       expect(run.code).not.toBe(0);
       expect(run.code).not.toBeNull();
       const lines = errorLines(run.stderr);
@@ -124,12 +90,12 @@ describe("the lookup-knowledge CLI", () => {
       const fresh = join(await temp.make(), "index");
       const args = ["query", "invoice run rollback", "--index", fresh, "--corpus", "test/fixtures/kb", "--json", "--no-trace"];
 
-      const first = await runCli(entry, args);
+      const first = await runCli(args);
       expect(first.code).toBe(0);
       expect(first.stderr).toMatch(/building/i);
       const manifestText = await readFile(join(fresh, "manifest.json"), "utf8");
 
-      const second = await runCli(entry, args);
+      const second = await runCli(args);
       expect(second.code).toBe(0);
       expect(second.stderr).not.toMatch(/building/i);
       expect(second.stderr).not.toMatch(/Indexed/);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { updateAndSave } from "../../src/cli/index-command.js";
+import { updateAndSave } from "../../src/cli/index-build.js";
 import { KnowledgeBase } from "../../src/index.js";
 import { createTempDirs, REPO_ROOT } from "../integration/helpers/integration-fixtures.js";
 import { craftBm25 } from "../l0/bm25-craft.js";

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { updateAndSave } from "../../src/cli/index-command.js";
+import { updateAndSave } from "../../src/cli/index-build.js";
 import { createLookupKnowledgeTool, createRetrievalGraph, KnowledgeBase, type LookupResult } from "../../src/index.js";
 import { TOKENIZER_VERSION } from "../../src/text/tokenize.js";
 import { createTempDirs, expectLookupError } from "./helpers/integration-fixtures.js";

@@ -252,4 +252,16 @@ describe("manifestProblem on the vectorStore record", () => {
   it("names a bad field before saying the record is incomplete", () => {
     expect(manifestProblem(withStore({ dialect: "Bad Name", target: {} }))).toMatch(/no valid vectorStore\.dialect/);
   });
+
+  it("accepts a manifest with the corpus folder it was built from, and one without it (saved before it was recorded)", () => {
+    expect(manifestProblem(withField("corpus", { root: "/home/me/docs", fromIndex: "../../docs" }))).toBeNull();
+    expect(manifestProblem(withField("corpus", { root: "/home/me/docs", fromIndex: "." }))).toBeNull();
+    expect(manifestProblem(withField("corpus", undefined))).toBeNull();
+  });
+
+  it("refuses a corpus folder that is relative, or a path from the index that is absolute, naming the field", () => {
+    for (const corpus of [{ root: "docs", fromIndex: "../docs" }, { root: "/docs", fromIndex: "/docs" }, { root: "/docs" }, "/docs", null]) {
+      expect(manifestProblem(withField("corpus", corpus))).toMatch(/no valid corpus \(expected an object with an absolute root/);
+    }
+  });
 });

@@ -1,0 +1,105 @@
+import { describeCalibration } from "../calibration/calibration.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { LookupKnowledgeError } from "../errors.js";
+import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
+import type { IndexChanges } from "../knowledge-base/update-index.js";
+import type { ParsedCommand } from "./command-spec.js";
+import { createProgressBar } from "./progress.js";
+import { openCliVectorStore } from "./pgvector-flags.js";
+import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
+
+/** Builds both indexes from a corpus folder and saves them; returns the knowledge base. */
+export async function buildAndSave(corpusDir: string, outDir: string, log: (line: string) => void, vectorStore?: VectorStoreL1Option): Promise<KnowledgeBase> {
+  const bar = createProgressBar();
+  const started = performance.now();
+  const warn = (message: string) => (bar.done(), log(message));
+  const kb = await KnowledgeBase.build({ corpusDir, onProgress: bar.update, onWarning: warn, ...(vectorStore ? { vectorStore } : {}) });
+  await kb.save(outDir, { onProgress: bar.update, onWarning: warn });
+  bar.done();
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const where = vectorStore ? `; L1 rows in ${vectorStore.dialect.name}` : "";
+  log(`Indexed ${kb.chunks.length} chunks from ${corpusDir} (${kb.domains.length} domains, ${kb.skipped.length} files skipped) into ${outDir}${where} in ${seconds} s; fingerprint ${kb.fingerprint}.`);
+  log(describeCalibration(kb.calibration));
+  return kb;
+}
+
+function describeChanges(changes: IndexChanges): string {
+  const files = `${changes.addedFiles.length} added, ${changes.changedFiles.length} changed, ${changes.removedFiles.length} removed, ${changes.unchangedFiles} unchanged files`;
+  const chunks = `${changes.chunksAdded} chunks embedded, ${changes.chunksRemoved} removed, ${changes.chunksKept} kept`;
+  const lsa = changes.lsa === "not-used" ? "" : `; embedder ${changes.lsa}${changes.lsaReason ? ` (${changes.lsaReason})` : ""}`;
+  const rows = changes.storeRows ? `; store rows ${changes.storeRows.written} written, ${changes.storeRows.deleted} deleted` : "";
+  return `${files}; ${chunks}; vectors ${changes.vectors}${lsa}${rows}`;
+}
+
+/** Files whose stat stamp an update changed while their content stayed (a touch, a checkout, a copy). */
+function restamped(before: KnowledgeBase, after: KnowledgeBase): number {
+  const stamps = new Map((before.indexedFiles ?? []).map((file) => [file.file, file.stamp]));
+  return (after.indexedFiles ?? []).filter((file) => stamps.has(file.file) && stamps.get(file.file) !== file.stamp).length;
+}
+
+/**
+ * Updates the index in `outDir` from `corpusDir` in place of a rebuild, when it is an index built
+ * from a corpus folder; returns null when there is none to update (the caller then builds).
+ */
+export async function updateAndSave(corpusDir: string, outDir: string, log: (line: string) => void, vectorStore?: VectorStoreL1Option): Promise<KnowledgeBase | null> {
+  if (!existsSync(join(outDir, "manifest.json"))) return null;
+  let previous: KnowledgeBase;
+  try {
+    previous = await KnowledgeBase.load(outDir, vectorStore ? { vectorStore, localVectors: true } : {});
+  } catch (error) {
+    // An index whose store was not named is the user's to point at, never to rebuild elsewhere.
+    if (!(error instanceof LookupKnowledgeError) || error.code === "VECTOR_STORE_REQUIRED") throw error;
+    log(`lookup-knowledge: rebuilding the index in ${outDir}: ${error.message}`);
+    return null;
+  }
+  const bar = createProgressBar();
+  const started = performance.now();
+  const warn = (message: string) => (bar.done(), log(message));
+  let update: Awaited<ReturnType<KnowledgeBase["update"]>>;
+  try {
+    update = await previous.update({ corpusDir, onProgress: bar.update, onWarning: warn });
+  } catch (error) {
+    bar.done();
+    // Not an index built from a folder, or one whose data turned out damaged when the update read it all: rebuild.
+    if (!(error instanceof LookupKnowledgeError) || (error.code !== "INVALID_OPTION" && error.code !== "INDEX_CORRUPT")) throw error;
+    log(`lookup-knowledge: rebuilding the index in ${outDir}: ${error.message}`);
+    return null;
+  }
+  const { knowledgeBase, changes } = update;
+  if (changes.addedFiles.length + changes.changedFiles.length + changes.removedFiles.length === 0) {
+    const touched = restamped(previous, knowledgeBase);
+    const moved = previous.corpusOrigin?.root !== knowledgeBase.corpusOrigin?.root;
+    if (touched === 0 && !moved) {
+      bar.done();
+      log(`${outDir} is up to date with ${corpusDir}: ${changes.unchangedFiles} files unchanged, nothing saved; fingerprint ${knowledgeBase.fingerprint}.`);
+      return knowledgeBase;
+    }
+    // Same content: saved only so that queries find the new file times (and folder) and skip hashing.
+    await knowledgeBase.save(outDir, { onProgress: bar.update, onWarning: warn });
+    bar.done();
+    const what = [touched > 0 ? `the new times of ${touched} ${touched === 1 ? "file" : "files"} with unchanged content` : "", moved ? `the corpus folder ${corpusDir}` : ""].filter(Boolean).join(" and ");
+    log(`${outDir} is up to date with ${corpusDir}: ${changes.unchangedFiles} files unchanged; recorded ${what}; fingerprint ${knowledgeBase.fingerprint}.`);
+    return knowledgeBase;
+  }
+  await knowledgeBase.save(outDir, { onProgress: bar.update, onWarning: warn });
+  bar.done();
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  log(`Updated ${outDir} from ${corpusDir} in ${seconds} s: ${describeChanges(changes)}; ${knowledgeBase.chunks.length} chunks, fingerprint ${knowledgeBase.fingerprint}.`);
+  log(`${describeCalibration(knowledgeBase.calibration)} (kept from the last full build; \`index --full\` measures again)`);
+  return knowledgeBase;
+}
+
+/** Runs `lookup-knowledge index` once its command line is parsed: an update unless `--full` or there is none to update. */
+export async function runIndex({ values }: ParsedCommand, log: (line: string) => void): Promise<number> {
+  const corpus = String(values.corpus);
+  const out = String(values.out);
+  const store = await openCliVectorStore(values);
+  try {
+    if (values.full !== true && (await updateAndSave(corpus, out, log, store.vectorStore)) !== null) return 0;
+    await buildAndSave(corpus, out, log, store.vectorStore);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
