@@ -32,6 +32,8 @@ export type LookupKnowledgeErrorCode =
   | "INVALID_INPUT"
   /** A BEIR-format dataset folder cannot be read. */
   | "DATASET_INVALID"
+  /** A golden set (YAML) cannot be read, is malformed, or names gold sources the corpus does not have. */
+  | "GOLDEN_SET_INVALID"
   /** The vector store that holds L1 threw or answered something unusable. */
   | "VECTOR_STORE_FAILED"
   /** The vector store that holds L1 did not answer in time. */

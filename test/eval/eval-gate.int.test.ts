@@ -1,11 +1,11 @@
-import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Baseline } from "../../src/eval/promptfoo/baseline.js";
+import { runCli } from "../helpers/run-cli.js";
 
-/** Runs the real `npm run eval` pipeline (promptfoo CLI included) against a baseline it cannot meet. */
+/** Runs the real `npm run eval` command line (promptfoo CLI included) on the repository's suite against a baseline it cannot meet. */
 describe("npm run eval", () => {
   let dir: string;
   beforeAll(async () => {
@@ -21,16 +21,17 @@ describe("npm run eval", () => {
     const baselinePath = join(dir, "baseline.json");
     await writeFile(baselinePath, JSON.stringify(raised));
 
-    const run = spawnSync(process.execPath, ["--import", "tsx", "eval/promptfoo/run-eval.ts", "--baseline", baselinePath, "--out", join(dir, "out")], {
-      encoding: "utf8",
-      env: { ...process.env, NO_COLOR: "1" },
-      timeout: 240_000,
+    // The same flags as package.json's "eval" script, with the raised baseline and a temp out folder.
+    const run = await runCli(["eval", "--golden", "eval/golden-set.yaml", "--corpus", "corpus", "--baseline", baselinePath, "--out", join(dir, "out")], {
+      env: { PROMPTFOO_CONFIG_DIR: join(dir, "promptfoo-home") },
     });
 
-    expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/baseline: L0\+L1 nDCG@10 = 0\.\d{4} is below its baseline 0\.9900/);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/baseline: L0\+L1 nDCG@10 = 0\.\d{4} is below its baseline 0\.9900/);
     // Only the raised metric fails: the contract checks and the other metrics hold.
-    expect(run.stderr).toContain("FAILED (1 problem)");
+    expect(run.stdout).toContain("FAILED (1 problem)");
+    // promptfoo itself failed the run: the gate hook set its exit code.
+    expect(run.stderr).toContain("lookup-knowledge gate: FAILED (1 problem)");
     const report = await readFile(join(dir, "out", "report.html"), "utf8");
     expect(report).toContain("<svg");
   }, 300_000);

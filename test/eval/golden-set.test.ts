@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
+import { resolve } from "node:path";
 import { parse } from "yaml";
 import { GOLDEN_SET_PATH, toTestCase } from "../../src/eval/promptfoo/golden-tests.js";
 import type { GoldenVars } from "../../src/eval/promptfoo/golden-case.js";
@@ -54,10 +55,12 @@ describe("the golden set", () => {
       for (const value of Object.values(test.vars ?? {})) expect(typeof value).toBe("string");
     }
     const files = (test: typeof answerable) => (test.assert ?? []).map((a) => ("value" in a ? String(a.value) : ""));
-    expect(files(answerable)).toContain("file://src/eval/assertions/ndcg-at-10.ts");
-    expect(files(answerable)).not.toContain("file://src/eval/assertions/no-answer.ts");
-    expect(files(unanswerable)).toContain("file://src/eval/assertions/no-answer.ts");
-    expect(files(unanswerable)).not.toContain("file://src/eval/assertions/ndcg-at-10.ts");
-    expect(files(unanswerable)).toContain("file://src/eval/assertions/trace-line.ts");
+    // Absolute, module-relative paths: a generated config works from any folder.
+    const assertion = (name: string) => `file://${resolve("src/eval/assertions", `${name}.ts`)}`;
+    expect(files(answerable)).toContain(assertion("ndcg-at-10"));
+    expect(files(answerable)).not.toContain(assertion("no-answer"));
+    expect(files(unanswerable)).toContain(assertion("no-answer"));
+    expect(files(unanswerable)).not.toContain(assertion("ndcg-at-10"));
+    expect(files(unanswerable)).toContain(assertion("trace-line"));
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -25,5 +25,10 @@ describe("the provider's trace read-back", () => {
 
   it("returns no lines when the trace was never written", async () => {
     expect(await traceLinesFor(join(dir, "missing.jsonl"), "inv-mine")).toEqual([]);
+  });
+
+  it("returns no lines, for the trace assertion to fail, when the trace path is a folder", async () => {
+    await mkdir(join(dir, "L0.jsonl"));
+    expect(await traceLinesFor(join(dir, "L0.jsonl"), "inv-mine")).toEqual([]);
   });
 });

@@ -99,7 +99,7 @@ describe("summarizePromptfooResults", () => {
 
   it("collects failed components of the contract assertion files only, with variant and case", () => {
     expect(summary.contractFailures).toEqual(["L0+L1 | moon weather: layer none with 1 evidence blocks", "L0 | refund window: L1 status ok in variant L0"]);
-    expect(CONTRACT_FILES).not.toContain("no-answer.ts");
+    expect(CONTRACT_FILES).not.toContain("no-answer");
   });
 
   it("counts as errors only the cases whose call errored (failureReason 2), not failed assertions", () => {

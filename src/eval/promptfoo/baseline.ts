@@ -1,7 +1,9 @@
+import { readFile } from "node:fs/promises";
+import { errorMessage, LookupKnowledgeError } from "../../errors.js";
 import type { EvalReport } from "../report/report-model.js";
-import { GATED_METRICS } from "./summarize-results.js";
+import { GATED_METRICS, type PromptfooSummary } from "./summarize-results.js";
 
-/** `eval/baseline.json`: the committed floor of every gated metric, per variant. */
+/** A baseline file (the repository's is `eval/baseline.json`): the committed floor of every gated metric, per variant. */
 export interface Baseline {
   /** Fingerprint of the corpus the baseline was measured on. */
   corpusFingerprint: string;
@@ -37,7 +39,7 @@ export function describeViolation(v: BaselineViolation): string {
   return `${v.variant} ${v.metric} = ${value} is below its baseline ${v.baseline.toFixed(4)}`;
 }
 
-/** A baseline holding the current means of the gated metrics (for `npm run eval -- --update-baseline`). */
+/** A baseline holding the current means of the gated metrics (for `--update-baseline`). */
 export function baselineFrom(report: EvalReport, tolerance = 0.0005): Baseline {
   return {
     corpusFingerprint: report.corpusFingerprint,
@@ -49,4 +51,40 @@ export function baselineFrom(report: EvalReport, tolerance = 0.0005): Baseline {
       ]),
     ),
   };
+}
+
+/**
+ * Why a run fails the gate, one line each (pure): errored calls, contract failures, a baseline
+ * measured on another corpus, gated means below the baseline. Empty when the run passes.
+ */
+export function gateProblems(summary: PromptfooSummary, baseline: Baseline, baselinePath: string): string[] {
+  return [
+    ...summary.errors.map((line) => `error: ${line}`),
+    ...summary.contractFailures.map((line) => `contract: ${line}`),
+    ...(baseline.corpusFingerprint !== summary.report.corpusFingerprint
+      ? [`corpus fingerprint ${summary.report.corpusFingerprint} differs from ${baselinePath}'s ${baseline.corpusFingerprint}: re-measure with --update-baseline`]
+      : []),
+    ...checkBaseline(summary.report, baseline).map((violation) => `baseline: ${describeViolation(violation)}`),
+  ];
+}
+
+/**
+ * Reads a baseline file; `null` when it does not exist.
+ * @throws LookupKnowledgeError `INVALID_OPTION` when it exists but is not a baseline.
+ */
+export async function readBaseline(path: string): Promise<Baseline | null> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new LookupKnowledgeError("INVALID_OPTION", `baseline ${path} cannot be read (${errorMessage(error)}).`);
+  }
+  try {
+    const baseline = JSON.parse(text) as Baseline;
+    if (typeof baseline.variants !== "object" || baseline.variants === null) throw new Error("no `variants`");
+    return baseline;
+  } catch (error) {
+    throw new LookupKnowledgeError("INVALID_OPTION", `baseline ${path} is not a baseline file (${errorMessage(error)}); rewrite it with --update-baseline.`);
+  }
 }

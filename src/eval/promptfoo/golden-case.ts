@@ -1,8 +1,8 @@
 import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
-import type { LookupResult } from "../../types.js";
+import type { CompactLookup } from "./compact-lookup.js";
 import type { LookupProviderMetadata } from "./lookup-provider.js";
 
-/** Kinds of golden questions. */
+/** Kinds of golden questions in the repository's set; a user's set may use any label (it is only reported). */
 export type GoldenKind = "keyword" | "paraphrase" | "cross-domain" | "single-domain" | "agent" | "no-answer";
 
 /** Halves of the golden set: thresholds and rules are chosen on `tune`; `holdout` is only measured. */
@@ -11,7 +11,8 @@ export type GoldenSplit = "tune" | "holdout";
 /** The vars of one golden case. */
 export interface GoldenVars {
   query: string;
-  kind: GoldenKind;
+  /** A label for grouping questions (the repository uses {@link GoldenKind}). */
+  kind: string;
   /** The half the question belongs to (within each kind, in file order: tune, holdout, tune, ...). */
   split: GoldenSplit;
   /** Chunk sources that answer the question, best first; empty for no-answer questions. */
@@ -26,7 +27,7 @@ export interface GoldenVars {
 export interface GradedCase {
   vars: GoldenVars;
   metadata: LookupProviderMetadata;
-  artifact: LookupResult;
+  artifact: CompactLookup;
   /** Sources in evidence order. */
   ranked: string[];
 }
@@ -35,7 +36,7 @@ export interface GradedCase {
 export function readCase(context: AssertionValueFunctionContext): GradedCase | GradingResult {
   const metadata = (context.metadata ?? context.providerResponse?.metadata) as LookupProviderMetadata | undefined;
   if (!metadata?.artifact) return { pass: false, score: 0, reason: "the provider returned no lookup artifact in metadata" };
-  const labels = context.test.metadata as { kind?: GoldenKind; split?: GoldenSplit; gold?: unknown; expected_domain?: string } | undefined;
+  const labels = context.test.metadata as { kind?: string; split?: GoldenSplit; gold?: unknown; expected_domain?: string } | undefined;
   if (!labels || !Array.isArray(labels.gold)) return { pass: false, score: 0, reason: "the test case has no `gold` list in its metadata" };
   const vars: GoldenVars = {
     query: String(context.vars.query ?? ""),
@@ -58,7 +59,11 @@ export function judgements(gold: readonly string[]): Map<string, number> {
   return new Map(gold.map((source, i) => [source, i === 0 ? 2 : 1]));
 }
 
-/** A ranking-metric result: the score is the metric, and the case passes when it reaches `min` (from the assertion's config). */
+/**
+ * A quality-metric result: the score is the metric, and the case passes when it reaches `min`
+ * (the assertion's `config.min`, default 0: reported, never failing). The suite gates the
+ * per-variant means against the baseline instead (baseline-gate.ts).
+ */
 export function metricResult(name: string, value: number, min: number, detail: string): GradingResult {
   return {
     pass: value >= min,

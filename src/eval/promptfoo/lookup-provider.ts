@@ -2,10 +2,13 @@ import type { CorpusCalibration } from "../../calibration/calibration.js";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ApiProvider, CallApiContextParams, ProviderOptions, ProviderResponse } from "promptfoo";
+import { LookupKnowledgeError } from "../../errors.js";
 import { KnowledgeBase } from "../../knowledge-base/knowledge-base.js";
 import { createLookupKnowledgeTool } from "../../tool/lookup-knowledge-tool.js";
 import { readTraceFile } from "../../trace/read-trace-file.js";
+import { CONTENT_PREVIEW_CHARS } from "../../trace/trace-record.js";
 import type { LookupResult } from "../../types.js";
+import { compactLookup, compactTraceLine, type CompactLookup, type CompactTraceLine } from "./compact-lookup.js";
 import { parseVariants, VARIANTS, variantSlug, type VariantName } from "../variants.js";
 
 /** `config` of the provider in promptfooconfig.yaml. */
@@ -20,12 +23,15 @@ export interface LookupProviderConfig {
   limit?: number;
 }
 
-/** What the provider puts in `metadata`: structure out of band, never parsed back out of text. */
+/**
+ * What the provider puts in `metadata`: structure out of band, never parsed back out of text,
+ * and only what the assertions and the report read (compact projections, not whole artifacts).
+ */
 export interface LookupProviderMetadata {
   variant: VariantName;
-  artifact: LookupResult;
-  /** The trace lines written for this call, read back from the trace file. */
-  traceLines: unknown[];
+  artifact: CompactLookup;
+  /** The trace lines written for this call, read back from the trace file and projected. */
+  traceLines: CompactTraceLine[];
   corpusFingerprint: string;
   /** The knowledge base's index-time calibration, which the tool's fusion and relevance use. */
   calibration: CorpusCalibration;
@@ -34,11 +40,17 @@ export interface LookupProviderMetadata {
 /**
  * The trace records of one invocation, read back from the trace file. Torn or partial lines
  * (another process's fragment, a full disk) are skipped, not fatal; a trace that was never
- * written gives none, which the trace assertion then reports.
+ * written, or a path that is not a regular file, gives none, which the trace assertion then reports.
  */
 export async function traceLinesFor(tracePath: string, invocationId: string): Promise<unknown[]> {
-  const { records } = await readTraceFile(tracePath);
-  return records.filter((record) => record.invocation_id === invocationId);
+  try {
+    const { records } = await readTraceFile(tracePath);
+    return records.filter((record) => record.invocation_id === invocationId);
+  } catch (error) {
+    // A path that is no regular file (the sink refused it too): no lines, which trace-line then fails.
+    if (error instanceof LookupKnowledgeError && error.code === "TRACE_UNAVAILABLE") return [];
+    throw error;
+  }
 }
 
 const knowledgeBases = new Map<string, Promise<KnowledgeBase>>();
@@ -82,7 +94,8 @@ export default class LookupKnowledgeProvider implements ApiProvider {
     let tool = tools.get(key);
     if (!tool) {
       tool = (async () => {
-        await rm(this.tracePath, { force: true });
+        // Starts each run with a fresh trace; if it cannot be cleared, the tool's own write fails too and trace-line reports it.
+        await rm(this.tracePath, { force: true }).catch(() => undefined);
         const kb = await knowledgeBase(this.config.corpusDir);
         return createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: this.tracePath, ...VARIANTS[this.variant].options });
       })();
@@ -99,12 +112,14 @@ export default class LookupKnowledgeProvider implements ApiProvider {
       const args = { query: prompt, limit: this.config.limit, ...(domain ? { domain } : {}) };
       const message = await tool.invoke({ type: "tool_call", id: `eval-${Date.now()}`, name: tool.name, args });
       const artifact = message.artifact as LookupResult;
+      const kb = await knowledgeBase(this.config.corpusDir);
+      const lines = await traceLinesFor(this.tracePath, artifact.invocationId);
       const metadata: LookupProviderMetadata = {
         variant: this.variant,
-        artifact,
-        traceLines: await traceLinesFor(this.tracePath, artifact.invocationId),
-        corpusFingerprint: (await knowledgeBase(this.config.corpusDir)).fingerprint,
-        calibration: (await knowledgeBase(this.config.corpusDir)).calibration,
+        artifact: compactLookup(artifact),
+        traceLines: lines.map((line) => compactTraceLine(line, artifact, CONTENT_PREVIEW_CHARS)),
+        corpusFingerprint: kb.fingerprint,
+        calibration: kb.calibration,
       };
       return { output: String(message.content), metadata: metadata as unknown as Record<string, unknown> };
     } catch (error) {

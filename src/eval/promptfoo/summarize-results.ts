@@ -31,8 +31,13 @@ export const GATED_METRICS = ["nDCG@10", "MRR@10", "hit@5", "recall@5", "no_answ
  */
 export const RELEVANCE_GOALS: Readonly<Record<string, number>> = { "holdout:right_first_rated": 0.9, "holdout:no_answer_rated": 0.85 };
 
-/** Assertions that check the tool's contract: every case must pass them. */
-export const CONTRACT_FILES = ["retrieval-layer.ts", "domain-filter.ts", "fallback-reason.ts", "trace-line.ts"];
+/** Assertion modules (file names without extension) that check the tool's contract: every case must pass them. */
+export const CONTRACT_FILES = ["retrieval-layer", "domain-filter", "fallback-reason", "trace-line"] as const;
+
+/** The assertion module a component ran, without folder and extension (`.ts` in the repo, `.js` when installed). */
+function assertionModule(value: unknown): string {
+  return String(value ?? "").replace(/^.*[\\/]/, "").replace(/\.(ts|js|mjs)$/, "");
+}
 
 /** What a promptfoo run amounts to. */
 export interface PromptfooSummary {
@@ -76,8 +81,8 @@ export function summarizePromptfooResults(output: PromptfooOutput, config: Recor
     perQuery.set(variant, variantQueries);
     variantQueries[caseId] = { ...result.namedScores };
     for (const component of result.gradingResult?.componentResults ?? []) {
-      const file = String(component.assertion?.value ?? "");
-      if (!component.pass && CONTRACT_FILES.some((name) => file.endsWith(name))) contractFailures.push(`${variant} | ${caseId}: ${component.reason}`);
+      const file = assertionModule(component.assertion?.value);
+      if (!component.pass && (CONTRACT_FILES as readonly string[]).includes(file)) contractFailures.push(`${variant} | ${caseId}: ${component.reason}`);
     }
   }
   const variants: ReportVariant[] = [...sums].map(([name, metrics]) => ({

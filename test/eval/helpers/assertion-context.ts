@@ -1,15 +1,16 @@
 /**
  * Hand-made promptfoo assertion contexts and lookup artifacts, so that the assertions under
- * eval/assertions/ can be graded without a promptfoo process, a knowledge base or a trace file.
+ * src/eval/assertions/ can be graded without a promptfoo process, a knowledge base or a trace file.
  */
 import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
+import { compactLookup, compactTraceLine } from "../../../src/eval/promptfoo/compact-lookup.js";
 import type { GoldenKind } from "../../../src/eval/promptfoo/golden-case.js";
 import type { LookupProviderMetadata } from "../../../src/eval/promptfoo/lookup-provider.js";
 import type { VariantName } from "../../../src/eval/variants.js";
-import { toTraceRecord, type ToolInvocationRecord } from "../../../src/trace/trace-record.js";
+import { CONTENT_PREVIEW_CHARS, toTraceRecord, type ToolInvocationRecord } from "../../../src/trace/trace-record.js";
 import type { EvidenceBlock, EvidenceLayer, LookupResult } from "../../../src/types.js";
 
-/** The signature every file in eval/assertions/ exports by default. */
+/** The signature every file in src/eval/assertions/ exports by default. */
 export type AssertionFunction = (output: string, context: AssertionValueFunctionContext) => GradingResult;
 
 /** Builds an evidence block; its layer follows from the hit reasons unless given. */
@@ -99,14 +100,17 @@ export interface CaseOptions {
   metadataAt?: "shortcut" | "providerResponse";
 }
 
-/** Builds a promptfoo `AssertionValueFunctionContext` by hand, as readCase in golden-case.ts reads it. */
+/**
+ * Builds a promptfoo `AssertionValueFunctionContext` by hand, as readCase in golden-case.ts reads it:
+ * the artifact and trace lines go through the provider's compact projections, as in a real run.
+ */
 export function assertionContext(options: CaseOptions = {}): AssertionValueFunctionContext {
   const artifact = options.artifact === undefined ? lookupResult() : options.artifact;
   const variant = options.variant ?? "L0+L1";
   const metadata: Partial<LookupProviderMetadata> = {
     variant,
-    ...(artifact !== null ? { artifact } : {}),
-    traceLines: options.traceLines ?? (artifact !== null ? [traceLineFor(artifact)] : []),
+    ...(artifact !== null ? { artifact: compactLookup(artifact) } : {}),
+    traceLines: artifact !== null ? (options.traceLines ?? [traceLineFor(artifact)]).map((line) => compactTraceLine(line, artifact, CONTENT_PREVIEW_CHARS)) : [],
     corpusFingerprint: "fp-test",
   };
   const vars = { query: artifact?.query ?? "a question", ...options.vars };
