@@ -53,6 +53,13 @@ describe("loadBeirDataset on the beir-mini fixture", () => {
     expect([...qrels.keys()]).toEqual(["q-refund", "q-password", "q-delete"]);
   });
 
+  it("reads the top-level qrels.tsv for --split test, as without a split", async () => {
+    const named = await loadBeirDataset(FIXTURE, "test");
+    const plain = await loadBeirDataset(FIXTURE);
+    expect(named.qrels).toEqual(plain.qrels);
+    expect(named.queries.map((q) => q.id)).toEqual(["q-refund", "q-password", "q-delete"]);
+  });
+
   it("reads queries and qrels from a split folder and the corpus from the dataset folder", async () => {
     const { corpus, queries, qrels } = await loadBeirDataset(FIXTURE, "train");
     expect(corpus).toHaveLength(6);

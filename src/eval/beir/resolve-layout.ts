@@ -34,6 +34,8 @@ async function firstExisting(
  * 2. with `split`, the layout BEIR downloads use: `dir/queries.jsonl` and `dir/qrels/<split>.tsv`;
  * 3. without `split`: `dir/queries.jsonl` and `dir/qrels.tsv`, else `dir/qrels/test.tsv`.
  *
+ * The top-level `qrels.tsv` is the test split, so `split` "test" also finds it (after the other two).
+ *
  * @throws LookupKnowledgeError (`DATASET_INVALID`) naming the folder and the expected file paths
  * when a file is missing.
  */
@@ -67,7 +69,9 @@ export async function resolveBeirLayout(dir: string, split?: string): Promise<Be
   const qrelsCandidates =
     split === undefined
       ? [join(dir, "qrels.tsv"), join(dir, "qrels", "test.tsv")]
-      : [join(dir, "qrels", `${split}.tsv`)];
+      : split === "test"
+        ? [join(dir, "qrels", "test.tsv"), join(dir, "qrels.tsv")]
+        : [join(dir, "qrels", `${split}.tsv`)];
   const qrelsFile = await firstExisting(dir, "qrels", qrelsCandidates);
   return { corpusFile, queriesFile, qrelsFile };
 }

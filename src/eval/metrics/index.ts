@@ -7,3 +7,7 @@ export { precisionAtK } from "./precision.js";
 export { compareRankedDocs, rankRun, sortRun } from "./rank-run.js";
 export { evaluateRun } from "./evaluate-run.js";
 export type { EvaluateRunOptions, RunEvaluation } from "./evaluate-run.js";
+export { mulberry32, pairedDifferences, pairedRandomizationTest } from "./paired-randomization.js";
+export type { PairedRandomizationOptions, PairedRandomizationResult, PairedTestResult } from "./paired-randomization.js";
+export { incompleteBeta, pairedTTest, studentTwoSidedP } from "./paired-t-test.js";
+export type { PairedTTestResult } from "./paired-t-test.js";

@@ -1,11 +1,22 @@
+import { escapeHtml } from "./html-escape.js";
+import { renderRankedLists } from "./html-ranked-lists.js";
+import { renderBaselines, renderCalibration, renderLatency, renderSignificance } from "./html-sections.js";
 import { compareVariants, type EvalReport, type WinsLosses } from "./report-model.js";
 import { formatMetric } from "./text-table.js";
 
 const COLORS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2"];
 
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-}
+const STYLE = [
+  "body{font-family:system-ui,sans-serif;margin:2rem;max-width:1200px;color:#222}",
+  "table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}",
+  "table.num td:not(:first-child),td.n{text-align:right;font-variant-numeric:tabular-nums}",
+  "tr.sig td{font-weight:600}tr.ours td{background:#f3f7fc}tr.floor td{color:#555;font-style:italic}",
+  "pre{background:#f6f6f6;padding:1rem;overflow:auto}.note{color:#555;font-size:.9rem}",
+  "details{border-bottom:1px solid #eee;padding:.2rem 0}summary{cursor:pointer}summary .scores{color:#555;font-size:.85rem;margin-left:.5rem}",
+  "table.ranked{width:100%;table-layout:fixed;font-size:.82rem}table.ranked th:first-child,table.ranked td:first-child{width:2rem}",
+  "table.ranked td{word-break:break-word}table.ranked small{color:#666}td.gold{background:#e6f4ea}.mark{color:#b8860b}",
+  "ul.goldlist{font-size:.88rem;margin:.3rem 0}nav a{margin-right:.8rem}",
+].join("");
 
 /** A grouped bar chart (one group per metric, one bar per variant) as inline SVG: no script, works offline. */
 export function renderBarChart(report: EvalReport): string {
@@ -56,7 +67,27 @@ function renderComparison(report: EvalReport, comparison: WinsLosses, shown = 10
 <details><summary>Largest losses</summary><table>${head}${rows(comparison.losses)}</table></details>`;
 }
 
-/** A self-contained HTML page: metrics table, bar chart, per-query wins and losses, fingerprint and configuration. */
+/** Links to the sections the report has. */
+function renderNav(report: EvalReport): string {
+  const links: [string, string, boolean][] = [
+    ["metrics", "metrics", true],
+    ["significance", "significance", (report.significance?.comparisons.length ?? 0) > 0],
+    ["latency", "latency", report.variants.some((variant) => variant.latency !== undefined)],
+    ["baselines", "published baselines", (report.baselines?.length ?? 0) > 0],
+    ["calibration", "calibration", report.calibration !== undefined],
+    ["wins", "wins and losses", true],
+    ["ranked", "ranked lists", report.rankings !== undefined],
+    ["config", "configuration", true],
+  ];
+  return `<nav>${links.filter(([, , shown]) => shown).map(([id, text]) => `<a href="#${id}">${text}</a>`).join("")}</nav>`;
+}
+
+/**
+ * A self-contained HTML page (no script, works offline): metrics table, bar chart, and, when the
+ * report has them, paired significance tests, latency, published baselines, calibration, per-query
+ * wins and losses, per-query ranked lists with gold documents marked, fingerprint and configuration.
+ * Every text from the data is escaped.
+ */
 export function renderHtmlReport(report: EvalReport): string {
   const header = `<tr><th>variant</th>${report.metrics.map((metric) => `<th>${escapeHtml(metric)}</th>`).join("")}</tr>`;
   const rows = report.variants
@@ -69,14 +100,20 @@ export function renderHtmlReport(report: EvalReport): string {
     .join("");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(report.title)}</title>
-<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:1100px}table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}pre{background:#f6f6f6;padding:1rem;overflow:auto}</style>
+<style>${STYLE}</style>
 </head><body>
 <h1>${escapeHtml(report.title)}</h1>
 <p>Created ${escapeHtml(report.createdAt)} · corpus fingerprint <code>${escapeHtml(report.corpusFingerprint)}</code> · ${Object.keys(report.queries).length} queries</p>
-<h2>Metrics per variant</h2><table>${header}${rows}</table>
+${renderNav(report)}
+<h2 id="metrics">Metrics per variant</h2><table class="num">${header}${rows}</table>
 ${renderBarChart(report)}
-<h2>Per-query wins and losses</h2>${comparisons || "<p>Only one variant: nothing to compare.</p>"}
-<h2>Configuration</h2><pre>${escapeHtml(JSON.stringify(report.config, null, 2))}</pre>
+${renderSignificance(report)}
+${renderLatency(report)}
+${renderBaselines(report)}
+${renderCalibration(report)}
+<h2 id="wins">Per-query wins and losses</h2>${comparisons || "<p>Only one variant: nothing to compare.</p>"}
+${renderRankedLists(report)}
+<h2 id="config">Configuration</h2><pre>${escapeHtml(JSON.stringify(report.config, null, 2))}</pre>
 </body></html>
 `;
 }

@@ -1,3 +1,7 @@
+import type { PublishedBaseline, ReportCalibration, ReportLatency, ReportLatencyFloor, ReportRankings, ReportSignificance } from "./report-sections.js";
+
+export type { PairedComparison, PublishedBaseline, QueryRanking, RankedEntry, ReportCalibration, ReportLatency, ReportLatencyFloor, ReportRankings, ReportSignificance } from "./report-sections.js";
+
 /** Metric values by metric name ("nDCG@10", "Recall@10", ...). */
 export type MetricRecord = Record<string, number>;
 
@@ -10,6 +14,8 @@ export interface ReportVariant {
   perQuery: Record<string, MetricRecord>;
   /** Extra figures shown beside the metrics (latency, counts). */
   extra?: Record<string, number | string>;
+  /** Per-query lookup latency, when the run measured it. */
+  latency?: ReportLatency;
 }
 
 /** Everything an eval run reports; written as JSON and rendered as HTML. */
@@ -27,6 +33,16 @@ export interface EvalReport {
   /** Query id → query text, for the per-query tables. */
   queries: Record<string, string>;
   config: Record<string, unknown>;
+  /** The graph's own cost per lookup, measured beside the variants. */
+  latencyFloor?: ReportLatencyFloor;
+  /** Paired tests between the variants on the primary metric. */
+  significance?: ReportSignificance;
+  /** Published figures on the same dataset and split, when it is a known one. */
+  baselines?: PublishedBaseline[];
+  /** The calibration values in effect. */
+  calibration?: ReportCalibration;
+  /** Per-query ranked lists with the relevant documents marked. */
+  rankings?: ReportRankings;
 }
 
 /** A query on which one variant beat another on the primary metric. */

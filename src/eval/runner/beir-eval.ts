@@ -1,12 +1,18 @@
 import type { CorpusCalibration } from "../../calibration/calibration.js";
+import { resolveRetrievalOptions } from "../../graph/resolve-options.js";
 import { createRetrievalGraph } from "../../graph/retrieval-graph.js";
+import type { RelevanceThresholds } from "../../graph/relevance.js";
 import type { BuildProgress } from "../../knowledge-base/build-options.js";
 import { KnowledgeBase } from "../../knowledge-base/knowledge-base.js";
 import { loadBeirDataset } from "../beir/index.js";
 import { beirDocumentToChunk } from "../beir/to-chunks.js";
-import { evaluateRun, type MetricValues, type Run } from "../metrics/index.js";
+import { evaluateRun, type MetricValues, type Qrels, type Run } from "../metrics/index.js";
+import type { RankedEntry } from "../report/report-sections.js";
 import { VARIANTS, type VariantName } from "../variants.js";
-import { percentile, runQueries } from "./run-queries.js";
+import { measureGraphFloor } from "./graph-floor.js";
+import { summarizeLatency, type LatencySummary } from "./latency.js";
+import { stageMedians, topEntries } from "./query-details.js";
+import { runQueries } from "./run-queries.js";
 
 /** Options of {@link runBeirEval}. */
 export interface BeirEvalOptions {
@@ -20,10 +26,14 @@ export interface BeirEvalOptions {
   depth?: number;
   /** Weight of L0 in the fused score. @default the index's calibrated weight (the tool's default) */
   l0Weight?: number;
+  /** Documents kept per query for the report's ranked lists. @default 10 */
+  shown?: number;
+  /** Lookups of an empty four-step graph to measure LangGraph's own cost; 0 skips it. @default 300 */
+  floorRuns?: number;
   onProgress?: (event: BuildProgress | { phase: "query"; variant: VariantName; done: number; total: number }) => void;
 }
 
-/** What one variant scored. */
+/** What one variant scored and how fast it ran. */
 export interface VariantResult {
   name: VariantName;
   label: string;
@@ -31,8 +41,19 @@ export interface VariantResult {
   perQuery: Map<string, MetricValues>;
   evaluatedQueries: number;
   run: Run;
-  p50Ms: number;
-  p95Ms: number;
+  latency: LatencySummary;
+  /** Median milliseconds per lookup stage (`l0`, `l1`, `merge`, ...). */
+  stagesP50Ms: Record<string, number>;
+  /** Query id → the first `shown` documents with their hit reasons. */
+  top: Map<string, RankedEntry[]>;
+}
+
+/** The retrieval settings a run used, after the calibration and the options were applied. */
+export interface SettingsInEffect {
+  l0Weight: number;
+  /** Where the weight came from. */
+  l0WeightSource: "--l0-weight" | "calibration" | "defaults";
+  relevance: RelevanceThresholds;
 }
 
 /** A whole BEIR evaluation: the dataset, the index, and every variant's scores. */
@@ -43,25 +64,38 @@ export interface BeirEvalResult {
   queries: number;
   /** Query id → text. */
   queryTexts: Record<string, string>;
+  /** Document id → title, for every document. */
+  titles: Map<string, string>;
+  qrels: Qrels;
   fingerprint: string;
-  /** The index-time calibration the tool used (fusion weight unless `l0Weight` is given, relevance thresholds). */
+  /** The index-time calibration (fusion weight unless `l0Weight` is given, relevance thresholds). */
   calibration: CorpusCalibration;
+  inEffect: SettingsInEffect;
   indexSeconds: number;
   config: Record<string, unknown>;
   variants: VariantResult[];
+  /** LangGraph's own cost per lookup; null when `floorRuns` is 0. */
+  floor: LatencySummary | null;
 }
 
 /**
  * Indexes a BEIR dataset once and runs every query of the split through the retrieval subgraph,
- * once per variant, scoring each run against the qrels.
+ * once per variant, scoring each run against the qrels and timing each lookup.
  */
 export async function runBeirEval(options: BeirEvalOptions): Promise<BeirEvalResult> {
   const variants = options.variants ?? ["L0", "L1", "L0+L1"];
   const depth = options.depth ?? 100;
+  const shown = options.shown ?? 10;
   const dataset = await loadBeirDataset(options.datasetDir, options.split);
   const started = performance.now();
   const kb = await KnowledgeBase.fromChunks(dataset.corpus.map(beirDocumentToChunk), { onProgress: options.onProgress });
   const indexSeconds = (performance.now() - started) / 1000;
+  const settings = resolveRetrievalOptions({ fusion: { l0Weight: options.l0Weight } }, kb);
+  const inEffect: SettingsInEffect = {
+    l0Weight: settings.fusion.l0Weight,
+    l0WeightSource: options.l0Weight !== undefined ? "--l0-weight" : kb.calibration.source === "measured" ? "calibration" : "defaults",
+    relevance: settings.relevance,
+  };
   const results: VariantResult[] = [];
   for (const name of variants) {
     const { l0, l1 } = VARIANTS[name].options;
@@ -77,20 +111,26 @@ export async function runBeirEval(options: BeirEvalOptions): Promise<BeirEvalRes
       perQuery: evaluation.perQuery,
       evaluatedQueries: evaluation.evaluatedQueries,
       run: queries.run,
-      p50Ms: percentile(queries.latenciesMs, 50),
-      p95Ms: percentile(queries.latenciesMs, 95),
+      latency: summarizeLatency(queries.latenciesMs),
+      stagesP50Ms: stageMedians(queries.results.values()),
+      top: new Map([...queries.results].map(([id, result]) => [id, topEntries(result, shown)])),
     });
   }
+  const floorRuns = options.floorRuns ?? 300;
   return {
     dataset: options.datasetDir,
     split: options.split ?? "test",
     documents: kb.chunks.length,
     queries: dataset.queries.length,
     queryTexts: Object.fromEntries(dataset.queries.map((query) => [query.id, query.text])),
+    titles: new Map(dataset.corpus.map((document) => [document.id, document.title])),
+    qrels: dataset.qrels,
     fingerprint: kb.fingerprint,
     calibration: kb.calibration,
+    inEffect,
     indexSeconds,
-    config: { depth, l0Weight: options.l0Weight ?? null, settings: kb.settings, calibration: kb.calibration },
+    config: { depth, l0Weight: inEffect.l0Weight, l0WeightSource: inEffect.l0WeightSource, relevance: inEffect.relevance, settings: kb.settings, calibration: kb.calibration },
     variants: results,
+    floor: floorRuns > 0 ? await measureGraphFloor(floorRuns) : null,
   };
 }

@@ -47,9 +47,5 @@ export function toRankedDocs(result: LookupResult, depth: number): RankedDoc[] {
   });
 }
 
-/** The p-th percentile (0-100) of a list of numbers, nearest-rank. */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
+/** Re-exported from `latency.ts`, where it lives. */
+export { percentile } from "./latency.js";
