@@ -7,6 +7,7 @@ import type { EvalReport } from "../eval/report/report-model.js";
 import { formatMetricsTable } from "../eval/report/text-table.js";
 import { parseVariants, type VariantName } from "../eval/variants.js";
 import { integerValue, numberValue, usageError, type CliIO, type ParsedCommand } from "./command-spec.js";
+import { checkOutDir } from "./out-dir.js";
 import { createProgressBar } from "./progress.js";
 
 
@@ -46,6 +47,7 @@ export async function runBeirEvalCommand({ values }: ParsedCommand, io: CliIO): 
   const variants = variantsValue(String(values.variants));
   const depth = integerValue("eval", "depth", String(values.depth), 1, 10_000);
   const l0Weight = typeof values["l0-weight"] === "string" ? numberValue("eval", "l0-weight", values["l0-weight"], 0, 1) : undefined;
+  if (typeof values.out === "string") checkOutDir("eval", values.out);
   const bar = createProgressBar();
   const result = await runBeirEval({
     datasetDir: values.dataset,

@@ -31,6 +31,18 @@ describe("lookup-knowledge eval --golden with a wrong golden set or baseline", (
     expect(run.stdout).toBe("");
   });
 
+  it("exits 2 with one line, before any run, when --out is a file (eval --golden and eval --dataset)", async () => {
+    const file = join(dir, "not-a-folder");
+    await writeFile(file, "");
+    const golden = await runCli(["eval", "--golden", join(CLI_REPO_ROOT, "examples/eval-own-corpus/golden.yaml"), "--corpus", CORPUS, "--out", file], { env: { PROMPTFOO_CONFIG_DIR: join(dir, "pf") } });
+    const beir = await runCli(["eval", "--dataset", join(CLI_REPO_ROOT, "test/fixtures/beir-mini"), "--out", file]);
+    for (const run of [golden, beir]) {
+      expect(run.code).toBe(2);
+      expect(linesOf(run.stderr)).toEqual([expect.stringMatching(new RegExp(`eval: --out ${file} is not a folder; pass a folder for the results \\(it is created when missing\\)\\.`))]);
+      expect(run.stdout).toBe("");
+    }
+  });
+
   it("exits 1 with one line for a question without a query", async () => {
     const { run } = await evalWith("- description: vents\n  vars: { gold: [] }\n");
     expect(run.code).toBe(1);

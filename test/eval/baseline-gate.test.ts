@@ -53,6 +53,18 @@ describe("the baseline gate (promptfoo afterAll hook)", () => {
     expect(verdict).toMatchObject({ passed: false, wroteBaseline: false });
   });
 
+  it("never makes a run with an errored call or a broken contract check the baseline, and lists its problems on one line each", async () => {
+    const errored: Row = { ...row("c", 0), success: false, failureReason: 2, error: "Template render error: (unknown path)\n  ReferenceError: boom\n    at Object._prettifyError (lib.js:32:11)" };
+    const baseline = join(dir, "b.json");
+    const verdict = await judgeRun({ results: [row("a", 0.8), errored], suite: { tests: [{}, {}], providers: [{}], prompts: [{}] } }, { baseline, updateBaseline: true });
+    expect(verdict).toMatchObject({ passed: false, wroteBaseline: false });
+    await expect(readFile(baseline, "utf8")).rejects.toThrow(/ENOENT/);
+    expect(verdict.problems).toContain("error: L0+L1 | c: Template render error: (unknown path) ReferenceError: boom");
+    expect(verdict.problems.some((line) => line.startsWith("--update-baseline: did not write"))).toBe(true);
+    expect(verdict.problems.every((line) => !line.includes("\n"))).toBe(true);
+    expect(verdict.problems.some((line) => line.includes("does not exist"))).toBe(false);
+  });
+
   it("sets promptfoo's exit code to 100 and writes gate.json when the gate fails, and leaves it alone when it passes", async () => {
     vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     const baseline = join(dir, "baseline.json");

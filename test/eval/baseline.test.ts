@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { baselineFrom, checkBaseline, describeViolation, type Baseline } from "../../src/eval/promptfoo/baseline.js";
+import { LookupKnowledgeError } from "../../src/errors.js";
+import { baselineFrom, checkBaseline, describeViolation, parseBaseline, type Baseline } from "../../src/eval/promptfoo/baseline.js";
 import type { EvalReport } from "../../src/eval/report/report-model.js";
 
 function report(means: Record<string, Record<string, number>>): EvalReport {
@@ -40,5 +41,29 @@ describe("the eval baseline gate", () => {
     const baseline = baselineFrom(measured);
     expect(baseline.variants.L0).toEqual({ "nDCG@10": 0.6666, "MRR@10": 0.5, "hit@5": 1, "recall@5": 0.9, no_answer_low: 0.8 });
     expect(checkBaseline(measured, baseline)).toEqual([]);
+  });
+
+  it.each([
+    ["invalid JSON", "{", /invalid JSON/],
+    ["a missing tolerance", '{"corpusFingerprint":"fp","variants":{}}', /`tolerance` must be a number >= 0, got undefined/],
+    ["a variant that is null", '{"corpusFingerprint":"fp","tolerance":0,"variants":{"L0":null}}', /variants\.L0 is not an object of metrics/],
+    ["a metric that is a string", '{"corpusFingerprint":"fp","tolerance":0,"variants":{"L0":{"nDCG@10":"0.5"}}}', /variants\.L0\.nDCG@10 must be a number, got "0\.5"/],
+    ["variants that are a list", '{"corpusFingerprint":"fp","tolerance":0,"variants":[]}', /`variants` is not an object/],
+  ])("rejects a baseline file with %s in one line naming the file and the field", (_name, text, message) => {
+    let caught: unknown;
+    try {
+      parseBaseline(text, "my.baseline.json");
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(LookupKnowledgeError);
+    expect((caught as Error).message).toMatch(/^lookup-knowledge: baseline my\.baseline\.json is not a baseline file \(/);
+    expect((caught as Error).message).toMatch(message);
+    expect((caught as Error).message).not.toContain("\n");
+  });
+
+  it("reads a baseline that --update-baseline wrote", () => {
+    const baseline: Baseline = { corpusFingerprint: "fp", tolerance: 0.0005, variants: { L0: { "nDCG@10": 0.5 } } };
+    expect(parseBaseline(JSON.stringify(baseline), "b.json")).toEqual(baseline);
   });
 });

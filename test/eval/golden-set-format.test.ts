@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { LookupKnowledgeError } from "../../src/errors.js";
-import { checkGoldSources, parseGoldenSet } from "../../src/eval/promptfoo/golden-set.js";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { checkGoldSources, MAX_GOLDEN_SET_BYTES, parseGoldenSet, readGoldenSet } from "../../src/eval/promptfoo/golden-set.js";
 
 const FILE = "my/golden.yaml";
 
@@ -32,6 +35,8 @@ describe("the golden-set format", () => {
     ["a missing query", "- description: a\n  vars: { gold: [] }\n", /entry 1 \("a"\) has no `vars.query`/],
     ["gold that is not a list", "- description: a\n  vars: { query: q, gold: billing/refunds.md#window }\n", /entry 1 \("a"\): `vars.gold` must be a list of chunk sources/],
     ["an unknown split", "- description: a\n  vars: { query: q, gold: [], split: test }\n", /vars.split must be tune or holdout, got "test"/],
+    ["a domain promptfoo would template", '- description: a\n  vars: { query: q, gold: [], domain: "{{ 7*7 }}" }\n', /vars.domain "\{\{ 7\*7 \}\}" may not contain "\{" or start with file:\/\//],
+    ["a YAML alias bomb", `a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n`, /is not valid YAML/],
     ["a repeated description", "- description: a\n  vars: { query: q, gold: [] }\n- description: a\n  vars: { query: r, gold: [] }\n", /the description "a" is used twice/],
   ])("rejects %s with one line naming the file", (_name, text, message) => {
     const error = errorOf(() => parseGoldenSet(text, FILE));
@@ -47,5 +52,17 @@ describe("the golden-set format", () => {
       "lookup-knowledge: golden set my/golden.yaml: 1 gold source is not in the corpus kb: billing/gone.md#top (a); write them as the tool's evidence names them (<file relative to the corpus>#<heading slug>).",
     );
     expect(() => checkGoldSources(entries, new Set(["billing/refunds.md#window", "billing/gone.md#top"]), FILE, "kb")).not.toThrow();
+  });
+
+  it("reads a golden set from a file, and stops at its size limit on an endless one like /dev/zero instead of exhausting memory", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "lk-golden-"));
+    try {
+      const file = join(dir, "golden.yaml");
+      await writeFile(file, "- description: a\n  vars: { query: q, gold: [] }\n");
+      expect((await readGoldenSet(file)).map((entry) => entry.vars.query)).toEqual(["q"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    await expect(readGoldenSet("/dev/zero")).rejects.toThrow(`golden set /dev/zero: is larger than ${MAX_GOLDEN_SET_BYTES / 1024 / 1024} MiB`);
   });
 });

@@ -149,6 +149,13 @@ describe("loadBeirDataset on hand-written folders", () => {
     await expect(loadBeirDataset(dir)).rejects.toThrow("corpus.jsonl:1: expected one JSON object per line.");
   });
 
+  it("rejects an id with whitespace before the run, since a TREC run file cannot hold it", async () => {
+    await write({ "corpus.jsonl": '{"_id": "d 1", "text": "first"}\n', "queries.jsonl": QUERIES, "qrels.tsv": QRELS });
+    await expect(loadBeirDataset(dir)).rejects.toThrow(`corpus.jsonl:1: "_id" "d 1" contains whitespace, which a TREC run file cannot hold; rename the id.`);
+    await write({ "corpus.jsonl": CORPUS, "queries.jsonl": '{"id": "q\\t1", "text": "a"}\n', "qrels.tsv": QRELS });
+    await expect(loadBeirDataset(dir)).rejects.toThrow(`queries.jsonl:1: "id" "q\\t1" contains whitespace`);
+  });
+
   it("rejects a document id used twice, naming both lines", async () => {
     await write({
       "corpus.jsonl": `${CORPUS}{"_id": "d1", "text": "again"}\n`,

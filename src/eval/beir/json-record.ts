@@ -11,7 +11,7 @@ export interface JsonRecord {
  * The id field that was used is removed from `fields`; everything else stays.
  *
  * @throws LookupKnowledgeError (`DATASET_INVALID`) naming `file` and `lineNumber` when the line is
- * not JSON, not an object, or has no usable id.
+ * not JSON, not an object, or has no usable id (an id with whitespace included).
  */
 export function parseJsonRecord(text: string, file: string, lineNumber: number): JsonRecord {
   let value: unknown;
@@ -37,6 +37,10 @@ export function parseJsonRecord(text: string, file: string, lineNumber: number):
       lineNumber,
       `"${key}" must be a non-empty string or a number, got ${JSON.stringify(raw)}.`,
     );
+  }
+  // Checked here, not when the run file is written after the whole evaluation.
+  if (/\s/.test(id)) {
+    throw datasetError(file, lineNumber, `"${key}" ${JSON.stringify(id)} contains whitespace, which a TREC run file cannot hold; rename the id.`);
   }
   delete fields[key];
   return { id, fields };

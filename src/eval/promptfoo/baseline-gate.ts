@@ -51,16 +51,21 @@ export async function judgeRun(context: AfterAllContext, gate: BaselineGateConfi
   const summary = summarizePromptfooResults({ results: { results: context.results } });
   const missing = missingResults(context);
   let wroteBaseline = false;
-  // An incomplete run never becomes the baseline.
-  if (gate.updateBaseline && missing.length === 0) {
+  // An incomplete or failing run (errored calls, broken contract checks) never becomes the baseline.
+  const failed = [...missing, ...summary.errors, ...summary.contractFailures];
+  if (gate.updateBaseline && failed.length === 0) {
     await mkdir(dirname(gate.baseline), { recursive: true });
     await writeFileAtomically(gate.baseline, `${JSON.stringify(baselineFrom(summary.report), null, 2)}\n`);
     wroteBaseline = true;
   }
   const baseline = await readBaseline(gate.baseline);
   const problems = [...missing];
+  if (gate.updateBaseline && failed.length > 0) problems.push(`--update-baseline: did not write ${gate.baseline}, because the run failed (see the problems listed); fix them and re-run`);
   if (baseline) problems.push(...gateProblems(summary, baseline, gate.baseline));
-  else problems.push(`baseline ${gate.baseline} does not exist: run \`lookup-knowledge eval ... --update-baseline\` once to write the current means to it`);
+  else {
+    problems.push(...summary.errors.map((line) => `error: ${line}`), ...summary.contractFailures.map((line) => `contract: ${line}`));
+    if (!gate.updateBaseline) problems.push(`baseline ${gate.baseline} does not exist: run \`lookup-knowledge eval ... --update-baseline\` once to write the current means to it`);
+  }
   return { passed: problems.length === 0, problems, baseline: gate.baseline, wroteBaseline };
 }
 

@@ -80,11 +80,38 @@ export async function readBaseline(path: string): Promise<Baseline | null> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw new LookupKnowledgeError("INVALID_OPTION", `baseline ${path} cannot be read (${errorMessage(error)}).`);
   }
-  try {
-    const baseline = JSON.parse(text) as Baseline;
-    if (typeof baseline.variants !== "object" || baseline.variants === null) throw new Error("no `variants`");
-    return baseline;
-  } catch (error) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `baseline ${path} is not a baseline file (${errorMessage(error)}); rewrite it with --update-baseline.`);
+  return parseBaseline(text, path);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Why a parsed baseline is not one (the first problem), or null when it is. */
+function shapeProblem(data: unknown): string | null {
+  if (!isRecord(data)) return "not a JSON object";
+  if (typeof data.corpusFingerprint !== "string") return "`corpusFingerprint` is not a string";
+  if (typeof data.tolerance !== "number" || !(data.tolerance >= 0)) return `\`tolerance\` must be a number >= 0, got ${JSON.stringify(data.tolerance)}`;
+  if (!isRecord(data.variants)) return "`variants` is not an object of variants";
+  for (const [variant, metrics] of Object.entries(data.variants)) {
+    if (!isRecord(metrics)) return `variants.${variant} is not an object of metrics`;
+    const bad = Object.entries(metrics).find(([, value]) => typeof value !== "number" || !Number.isFinite(value));
+    if (bad) return `variants.${variant}.${bad[0]} must be a number, got ${JSON.stringify(bad[1])}`;
   }
+  return null;
+}
+
+/**
+ * Parses and checks a baseline file's text (pure): a wrong shape would gate against nothing or
+ * against NaN, so it is one clear error instead.
+ * @throws LookupKnowledgeError `INVALID_OPTION` naming the file and the first bad field.
+ */
+export function parseBaseline(text: string, path: string): Baseline {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    data = error;
+  }
+  const problem = data instanceof Error ? `invalid JSON: ${errorMessage(data)}` : shapeProblem(data);
+  if (problem) throw new LookupKnowledgeError("INVALID_OPTION", `baseline ${path} is not a baseline file (${problem}); fix it or rewrite it with --update-baseline.`);
+  return data as Baseline;
 }

@@ -36,10 +36,10 @@ export interface GradedCase {
 export function readCase(context: AssertionValueFunctionContext): GradedCase | GradingResult {
   const metadata = (context.metadata ?? context.providerResponse?.metadata) as LookupProviderMetadata | undefined;
   if (!metadata?.artifact) return { pass: false, score: 0, reason: "the provider returned no lookup artifact in metadata" };
-  const labels = context.test.metadata as { kind?: string; split?: GoldenSplit; gold?: unknown; expected_domain?: string } | undefined;
+  const labels = context.test.metadata as { query?: string; kind?: string; split?: GoldenSplit; gold?: unknown; expected_domain?: string } | undefined;
   if (!labels || !Array.isArray(labels.gold)) return { pass: false, score: 0, reason: "the test case has no `gold` list in its metadata" };
   const vars: GoldenVars = {
-    query: String(context.vars.query ?? ""),
+    query: labels.query ?? String(context.vars.query ?? ""),
     kind: labels.kind ?? "keyword",
     split: labels.split === "holdout" ? "holdout" : "tune",
     gold: labels.gold.map(String),

@@ -1,7 +1,8 @@
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { parse } from "yaml";
 import { errorMessage, LookupKnowledgeError } from "../../errors.js";
 import type { GoldenSplit, GoldenVars } from "./golden-case.js";
+import { inertTemplateText } from "./inert-template.js";
 
 /**
  * One question of a golden set, as written in YAML:
@@ -51,6 +52,8 @@ function toEntry(file: string, item: unknown, index: number): GoldenEntry {
   if (split !== "tune" && split !== "holdout") fail(file, `${named}: vars.split must be tune or holdout, got "${split}".`);
   const gold = vars.gold as string[];
   const domain = optionalString(file, named, vars, "domain");
+  // promptfoo would template a domain var (the query is escaped instead; a domain is a name).
+  if (domain && inertTemplateText(domain) !== domain) fail(file, `${named}: vars.domain ${JSON.stringify(domain)} may not contain "{" or start with file://; write the domain's name.`);
   return {
     description,
     vars: {
@@ -85,15 +88,38 @@ export function parseGoldenSet(text: string, file: string): GoldenEntry[] {
   return entries;
 }
 
+/** Most bytes a golden set may have (thousands of questions fit in a few hundred KB). */
+export const MAX_GOLDEN_SET_BYTES = 16 * 1024 * 1024;
+
+/** Reads at most `limit` + 1 bytes, so that /dev/zero or a runaway pipe cannot exhaust memory; pipes (`<(…)`) still work. */
+async function readCapped(file: string, limit: number): Promise<Buffer> {
+  const handle = await open(file, "r");
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    while (total <= limit) {
+      const chunk = Buffer.alloc(Math.min(1024 * 1024, limit + 1 - total));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+    }
+    return Buffer.concat(chunks);
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Reads and validates a golden set file. @throws LookupKnowledgeError `GOLDEN_SET_INVALID` */
 export async function readGoldenSet(file: string): Promise<GoldenEntry[]> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, "utf8");
+    bytes = await readCapped(file, MAX_GOLDEN_SET_BYTES);
   } catch (error) {
     fail(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}); pass an existing YAML file to --golden.`);
   }
-  return parseGoldenSet(text, file);
+  if (bytes.length > MAX_GOLDEN_SET_BYTES) fail(file, `is larger than ${MAX_GOLDEN_SET_BYTES / 1024 / 1024} MiB; pass a YAML list of questions to --golden.`);
+  return parseGoldenSet(bytes.toString("utf8"), file);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Assertion, TestCase } from "promptfoo";
 import { loadCorpus } from "../../corpus/load-corpus.js";
 import { checkGoldSources, readGoldenSet, type GoldenEntry } from "./golden-set.js";
+import { inertTemplateText } from "./inert-template.js";
 import { evalModuleRef } from "./module-path.js";
 import { CONTRACT_FILES } from "./summarize-results.js";
 
@@ -26,16 +27,17 @@ export const RANKING_ASSERTIONS: Assertion[] = [js("hit-at-k", { k: 5 }), js("re
 /**
  * Turns one golden question into a promptfoo test: ranking metrics when it has gold sources, the
  * no-answer score when it has none. Only scalars go into `vars` (promptfoo expands list vars
- * into several tests); the gold list and labels travel in `metadata`.
+ * into several tests); the gold list and labels travel in `metadata`. The query is made inert
+ * for promptfoo's templating ({@link inertTemplateText}) and travels verbatim in `metadata.query`.
  */
 export function toTestCase(entry: GoldenEntry): TestCase {
   const { query, domain, kind, split, gold, expected_domain } = entry.vars;
   const answerable = gold.length > 0;
   return {
     description: entry.description,
-    vars: { query, ...(domain ? { domain } : {}) },
+    vars: { query: inertTemplateText(query), ...(domain ? { domain } : {}) },
     assert: [...CONTRACT_ASSERTIONS, ...(answerable ? RANKING_ASSERTIONS : [js("no-answer")]), js("relevance-judgement")],
-    metadata: { kind, split, gold, expected_domain: expected_domain ?? "" },
+    metadata: { query, kind, split, gold, expected_domain: expected_domain ?? "" },
   };
 }
 

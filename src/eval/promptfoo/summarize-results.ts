@@ -19,6 +19,11 @@ export interface PromptfooOutput {
   };
 }
 
+/** An error as one line: promptfoo's errors carry stack traces (`at …` lines), which are dropped. */
+export function oneLine(message: string): string {
+  return message.split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("at ")).join(" ");
+}
+
 /** promptfoo's `failureReason` for a call that errored (as opposed to a failed assertion). */
 const PROMPTFOO_ERROR = 2;
 
@@ -67,10 +72,11 @@ export function summarizePromptfooResults(output: PromptfooOutput, config: Recor
   for (const result of output.results.results) {
     const variant = variantOf(result);
     const caseId = result.testCase.description ?? String(result.vars?.query ?? "");
-    queries[caseId] = String(result.vars?.query ?? caseId);
+    // The verbatim query (vars carry it escaped for promptfoo's templating).
+    queries[caseId] = String(result.testCase.metadata?.query ?? result.vars?.query ?? caseId);
     fingerprint = result.response?.metadata?.corpusFingerprint ?? fingerprint;
     calibration = result.response?.metadata?.calibration ?? calibration;
-    if (result.failureReason === PROMPTFOO_ERROR) errors.push(`${variant} | ${caseId}: ${result.error}`);
+    if (result.failureReason === PROMPTFOO_ERROR) errors.push(`${variant} | ${caseId}: ${oneLine(String(result.error))}`);
     const metrics = sums.get(variant) ?? new Map();
     sums.set(variant, metrics);
     for (const [name, value] of Object.entries(result.namedScores ?? {})) {
@@ -82,7 +88,7 @@ export function summarizePromptfooResults(output: PromptfooOutput, config: Recor
     variantQueries[caseId] = { ...result.namedScores };
     for (const component of result.gradingResult?.componentResults ?? []) {
       const file = assertionModule(component.assertion?.value);
-      if (!component.pass && (CONTRACT_FILES as readonly string[]).includes(file)) contractFailures.push(`${variant} | ${caseId}: ${component.reason}`);
+      if (!component.pass && (CONTRACT_FILES as readonly string[]).includes(file)) contractFailures.push(`${variant} | ${caseId}: ${oneLine(component.reason)}`);
     }
   }
   const variants: ReportVariant[] = [...sums].map(([name, metrics]) => ({
