@@ -1,4 +1,5 @@
 import { LookupKnowledgeError } from "../../errors.js";
+import { mulberry32 } from "../../seeded-random.js";
 
 /** Options of {@link pairedRandomizationTest}. */
 export interface PairedRandomizationOptions {
@@ -24,18 +25,6 @@ export interface PairedRandomizationResult extends PairedTestResult {
   method: "exact" | "sampled";
   /** Sign assignments counted. */
   assignments: number;
-}
-
-/** A small, fast, seeded PRNG (mulberry32): uniform in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The pairwise differences `a[i] - b[i]`. @throws LookupKnowledgeError `INVALID_OPTION` when the lengths differ or a value is not finite. */

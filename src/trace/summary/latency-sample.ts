@@ -1,4 +1,5 @@
 /** Latency percentiles in bounded memory. */
+import { mulberry32 } from "../../seeded-random.js";
 
 /** Percentiles of one duration, in milliseconds (nearest rank: the smallest value with at least p% of the values at or below it). */
 export interface LatencyPercentiles {
@@ -15,18 +16,6 @@ export interface LatencyPercentiles {
 
 /** Values kept exactly before sampling starts: 8 MB of doubles per duration. */
 export const DEFAULT_SAMPLE_CAPACITY = 1_000_000;
-
-/** A seeded PRNG (mulberry32): the same file gives the same sample, hence the same figures. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The nearest-rank percentile of sorted values. */
 export function nearestRank(sorted: Float64Array, p: number): number | null {
