@@ -61,8 +61,12 @@ export async function corpusWarnings(kb: CheckedIndex, options: CorpusCheckOptio
   let source = requested;
   if (origin !== null) {
     const folders = await recordedFolders(origin, indexDir);
-    const built = shownPath(origin.root);
+    // Where the corpus is now: the recorded root, else the same folder relative to a moved index.
+    const built = shownPath(folders[0] ?? origin.root);
     // A corpus whose recorded folders are all gone may have moved: the content check below tells.
+    if (options.corpus !== undefined && folders.length > 0 && !(await isFolder(options.corpus))) {
+      return [`Warning: --corpus ${options.corpus} is not a folder; the index in ${indexDir} answers from ${built}, the folder it was built from.`];
+    }
     if (requested !== undefined && folders.length > 0 && ![origin.root, ...folders].includes(await realOrResolved(requested))) {
       const which = options.corpus === undefined ? " (the default corpus folder)" : "";
       return [

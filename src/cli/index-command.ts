@@ -1,6 +1,7 @@
 import type { CommandSpec } from "./command-spec.js";
 import { DEFAULT_CORPUS_DIR, DEFAULT_INDEX_DIR } from "./defaults.js";
 import { PGVECTOR_FLAGS } from "./pgvector-flags.js";
+import { terminalText } from "./terminal-text.js";
 
 /** `lookup-knowledge index`: updates an existing index incrementally unless `--full`. */
 export const INDEX_COMMAND: CommandSpec = {
@@ -17,6 +18,6 @@ export const INDEX_COMMAND: CommandSpec = {
   examples: ["lookup-knowledge index --corpus docs --out .lookup-knowledge/index", "lookup-knowledge index --full"],
   async run(parsed, io) {
     const { runIndex } = await import("./index-build.js");
-    return runIndex(parsed, (line) => io.err(`${line}\n`));
+    return runIndex(parsed, (line) => io.err(`${terminalText(line)}\n`));
   },
 };

@@ -5,6 +5,7 @@ import { EVAL_COMMAND } from "./eval-command.js";
 import { INDEX_COMMAND } from "./index-command.js";
 import { QUERY_COMMAND } from "./query-command.js";
 import { TRACES_COMMAND } from "./traces-command.js";
+import { terminalText } from "./terminal-text.js";
 import { formatCommandHelp, formatOverview } from "./usage.js";
 import { packageVersion } from "./version.js";
 
@@ -24,10 +25,10 @@ function commandNamed(name: string): CommandSpec {
   throw usageError("", `unknown command ${JSON.stringify(name)}${hint ? ` (did you mean ${hint}?)` : ""}; the commands are ${names.join(", ")}, help.`);
 }
 
-/** One line for any error: a usage error or one of ours as it is, anything else prefixed. */
+/** One line for any error: a usage error or one of ours as it is, anything else prefixed; the values it quotes cannot drive the terminal. */
 function errorLine(error: unknown): string {
   const message = error instanceof LookupKnowledgeError ? error.message : `lookup-knowledge: ${error instanceof Error ? error.message : String(error)}`;
-  return message.replace(/\s*\n\s*/g, " ");
+  return terminalText(message.replace(/\s*\n\s*/g, " "));
 }
 
 /** Runs one CLI command line and returns its exit code; every error becomes one line on stderr, never a stack trace. */
@@ -44,7 +45,7 @@ export async function main(argv: string[], io: CliIO = PROCESS_IO): Promise<numb
     }
     if (name === "help") {
       if (rest.length > 1) throw usageError("", `help takes one command name, got ${rest.length}: ${rest.join(" ")}.`);
-      io.out(rest.length === 0 ? formatOverview(COMMANDS) : formatCommandHelp(commandNamed(rest[0])));
+      io.out(rest.length === 0 || rest[0] === "help" ? formatOverview(COMMANDS) : formatCommandHelp(commandNamed(rest[0])));
       return EXIT.ok;
     }
     if (name.startsWith("-")) throw usageError("", `unknown option ${name}; the options before a command are --help and --version, the commands ${COMMANDS.map((c) => c.name).join(", ")}, help.`);

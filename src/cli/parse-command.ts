@@ -34,6 +34,7 @@ function tokenProblem(spec: CommandSpec, options: Record<string, OptionSpec>, to
   }
   if (option.type === "boolean") return token.inlineValue ? `${token.rawName} takes no value, got ${token.rawName}=${token.value}.` : null;
   if (token.value === undefined) return `${token.rawName} needs a value: ${flagUsage(token.name, option)}.`;
+  if (token.value.trim() === "") return `${token.rawName} needs a value (${flagUsage(token.name, option)}), got an empty one.`;
   if (!token.inlineValue && looksLikeFlag(token.value)) {
     return `${token.rawName} needs a value (${flagUsage(token.name, option)}), got the option ${token.value}; write ${token.rawName}=${token.value} if that is the value.`;
   }

@@ -10,13 +10,15 @@ import { buildAndSave } from "./index-build.js";
 import { lookupArgs } from "./lookup-args.js";
 import { openCliVectorStore } from "./pgvector-flags.js";
 import { renderResult } from "./print-result.js";
+import { terminalText } from "./terminal-text.js";
 
 /**
  * Loads the saved index and warns (stderr) when it comes from another folder or is out of date
  * with its corpus; builds and saves it first when there is none yet.
  */
 async function loadOrBuild(indexDir: string, corpus: string | undefined, vectorStore: VectorStoreL1Option | undefined, io: CliIO): Promise<KnowledgeBase> {
-  const log = (line: string) => io.err(`${line}\n`);
+  // Warnings quote paths, some read from the manifest: shown inert.
+  const log = (line: string) => io.err(`${terminalText(line)}\n`);
   let kb: KnowledgeBase;
   try {
     kb = await KnowledgeBase.load(indexDir, vectorStore ? { vectorStore } : {});

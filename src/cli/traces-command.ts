@@ -1,8 +1,10 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { DEFAULT_TRACE_PATH } from "../graph/options.js";
 import { formatTraceSummary, htmlTraceSummary, parseSince, summarizeTraceFile } from "../trace/summary/index.js";
+import { makeFolders } from "./make-folders.js";
+import { terminalText } from "./terminal-text.js";
 import { integerValue, stringValue, usageError, type CommandSpec, type ParsedCommand } from "./command-spec.js";
 
 const NAME = "traces";
@@ -22,6 +24,14 @@ function fileOf(parsed: ParsedCommand): string {
   if (subcommand !== "summary") throw usageError(NAME, `unknown subcommand "${subcommand ?? ""}"; the only one is summary (lookup-knowledge traces summary [FILE]).`);
   if (extra.length > 0) throw usageError(NAME, `takes one trace FILE, got ${1 + extra.length} ("${extra[0]}" too many).`);
   return file ?? DEFAULT_TRACE_PATH;
+}
+
+/** @throws LookupKnowledgeError `USAGE` when `html` names the trace file itself (a path, a symlink or a hard link to it): writing it would destroy the trace. */
+async function checkNotTrace(html: string, file: string): Promise<void> {
+  const [report, trace] = await Promise.all([stat(html).catch(() => null), stat(file).catch(() => null)]);
+  if (report !== null && trace !== null && report.dev === trace.dev && report.ino === trace.ino) {
+    throw usageError(NAME, `--html "${html}" is the trace file "${file}" itself, and writing the report would destroy it; pass another path, such as trace-report.html.`);
+  }
 }
 
 /** `lookup-knowledge traces summary [FILE]`: counts, latency percentiles and the queries that found nothing, from a JSONL trace. */
@@ -49,17 +59,18 @@ export const TRACES_COMMAND: CommandSpec = {
     const top = integerValue(NAME, "top", stringValue(parsed, "top") ?? "10", 1, 1000);
     const html = stringValue(parsed, "html");
     if (html !== undefined && html.trim() === "") throw usageError(NAME, "--html needs a file path, got an empty one.");
+    if (html !== undefined) await checkNotTrace(html, file);
     const summary = await summarizeTraceFile(file, { since, top });
     if (html !== undefined) {
       try {
-        await mkdir(dirname(html), { recursive: true });
+        await makeFolders(dirname(html));
         await writeFile(html, htmlTraceSummary(summary, file));
       } catch (error) {
         throw new LookupKnowledgeError("TRACE_UNAVAILABLE", `traces: cannot write the HTML report "${html}" (${errorMessage(error)}); pass a writable --html path.`, { cause: error });
       }
     }
     io.out(parsed.values.json === true ? `${JSON.stringify({ file, ...summary }, null, 2)}\n` : formatTraceSummary(summary, file));
-    if (html !== undefined) io.err(`HTML report written to ${html}\n`);
+    if (html !== undefined) io.err(`HTML report written to ${terminalText(html)}\n`);
     return 0;
   },
 };

@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
-import { open, readFile } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
-import { errorMessage, indexUnusable } from "../errors.js";
+import { errorMessage, indexUnusable, LookupKnowledgeError } from "../errors.js";
 import { INDEX_FILES } from "./index-layout.js";
 import { manifestProblem } from "./manifest-shape.js";
 import { INDEX_FORMAT_VERSION, sha256, type IndexManifest } from "./manifest.js";
@@ -22,10 +22,20 @@ export interface ManifestRead {
  */
 export async function readManifest(dir: string): Promise<ManifestRead> {
   let text: string;
+  let handle: FileHandle;
   try {
-    text = await readFile(join(dir, INDEX_FILES.manifest), "utf8");
+    // Non-blocking, and checked to be a file: a FIFO named manifest.json would wait for a writer.
+    handle = await open(join(dir, INDEX_FILES.manifest), constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (cause) {
     throw indexUnusable(dir, `missing ${INDEX_FILES.manifest}`, cause);
+  }
+  try {
+    if (!(await handle.stat()).isFile()) throw indexUnusable(dir, `${INDEX_FILES.manifest} is not a regular file`);
+    text = await handle.readFile("utf8");
+  } catch (cause) {
+    throw cause instanceof LookupKnowledgeError ? cause : indexUnusable(dir, `missing ${INDEX_FILES.manifest}`, cause);
+  } finally {
+    await handle.close();
   }
   let parsed: unknown;
   try {

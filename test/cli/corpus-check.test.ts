@@ -69,6 +69,23 @@ describe("corpusWarnings", () => {
     expect(await corpusWarnings(index, { indexDir: join(dir, "index"), corpus: join(dir, "kb"), defaultCorpus: none() })).toEqual([]);
   });
 
+  it("names the folder the corpus is in now, not its gone recorded path, when the project moved whole and another folder is asked for", async () => {
+    const index = await built();
+    await rename(dir, `${dir}-moved`);
+    dir = `${dir}-moved`;
+    await mkdir(join(dir, "corpus"));
+    const [warning] = await corpusWarnings(index, { indexDir: join(dir, "index"), corpus: undefined, defaultCorpus: join(dir, "corpus") });
+    expect(warning).toContain(`was built from ${kb()}, not from ${join(dir, "corpus")}`);
+    expect(warning).toContain(`or pass --corpus ${kb()}.`);
+  });
+
+  it("says that a --corpus that is not a folder is not one, instead of proposing to index it", async () => {
+    const index = await built();
+    const [warning, ...rest] = await corpusWarnings(index, { indexDir: "idx", corpus: join(dir, "typo"), defaultCorpus: none() });
+    expect(rest).toEqual([]);
+    expect(warning).toBe(`Warning: --corpus ${join(dir, "typo")} is not a folder; the index in idx answers from ${kb()}, the folder it was built from.`);
+  });
+
   it("checks a folder the corpus moved to by content when the recorded one is gone, and says when it cannot check at all", async () => {
     const index = await built();
     await rename(kb(), join(dir, "kb2"));

@@ -88,3 +88,10 @@ describe("closestName", () => {
     expect(closestName("x", ["json", "limit"])).toBeUndefined();
   });
 });
+
+describe("parseCommand on empty flag values", () => {
+  it("refuses an empty or blank string flag as a usage error naming the flag, inline or as the next argument", () => {
+    expect(usageMessage(QUERY, ["q", "--limit="])).toBe("lookup-knowledge: query: --limit needs a value (--limit N), got an empty one. Run `lookup-knowledge query --help` for usage.");
+    expect(usageMessage(QUERY, ["q", "--limit", "  "])).toBe("lookup-knowledge: query: --limit needs a value (--limit N), got an empty one. Run `lookup-knowledge query --help` for usage.");
+  });
+});

@@ -1,6 +1,7 @@
 /** A {@link TraceSummary} as the text tables `traces summary` prints (pure). */
 import type { LatencyPercentiles } from "./latency-sample.js";
 import type { QueryCount, TraceSummary } from "./trace-summary.js";
+import { escapeControls } from "./untrusted-text.js";
 
 const ms = (value: number | null) => (value === null ? "-" : value.toFixed(2));
 const share = (count: number, total: number) => (total === 0 ? "" : ` (${((100 * count) / total).toFixed(1)}%)`);
@@ -32,7 +33,7 @@ function domainRows({ domainFilter: { domains } }: TraceSummary): string[] {
 export function formatTraceSummary(summary: TraceSummary, file: string): string {
   const { lines } = summary;
   const out = [
-    `Trace ${file}: ${lines.records} record${lines.records === 1 ? "" : "s"}${summary.since ? ` since ${summary.since}` : ""}` +
+    `Trace ${escapeControls(file)}: ${lines.records} record${lines.records === 1 ? "" : "s"}${summary.since ? ` since ${summary.since}` : ""}` +
       (summary.firstStartedAt ? `, ${summary.firstStartedAt} to ${summary.lastStartedAt}` : ""),
     `${lines.read} lines read, ${lines.skipped} lines skipped${lines.partialLastLine ? " (a partial last line included)" : ""}` +
       `${lines.otherRecords > 0 ? `, ${lines.otherRecords} other records` : ""}${lines.outsideWindow > 0 ? `, ${lines.outsideWindow} before --since` : ""}`,

@@ -18,6 +18,9 @@ export function parseSince(raw: string, now: number): number | null {
   const date = ISO_DATE.exec(text);
   if (!date) return null;
   const [, day, time, offset] = date;
-  const ms = Date.parse(time === undefined ? `${day}T00:00:00Z` : `${day}T${time}${offset ?? "Z"}`);
+  // Date.parse rolls 2026-02-30 over into March: the day must exist in its month.
+  const midnight = Date.parse(`${day}T00:00:00Z`);
+  if (!Number.isFinite(midnight) || new Date(midnight).toISOString().slice(0, 10) !== day) return null;
+  const ms = time === undefined ? midnight : Date.parse(`${day}T${time}${offset ?? "Z"}`);
   return Number.isFinite(ms) ? ms : null;
 }

@@ -16,6 +16,7 @@ type Json = Record<string, unknown>;
 const objectOf = (value: unknown): Json | null => (value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : null);
 const labelOf = (value: unknown, fallback: string): string => (typeof value === "string" && value.length > 0 ? escapeControls(value.slice(0, 200)) : fallback);
 const STAGES = ["l0", "embed", "l1", "merge", "total"] as const;
+const COUNTED = ["status", "toolName", "errorType", "retrievalLayer", "fallbackReason", "relevanceLevel", "l1Status"] as const;
 
 function bump(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;
@@ -39,10 +40,8 @@ function parseLine(line: string): Json | null {
  */
 export function createTraceSummarizer({ since = null, top = 10 }: TraceSummaryOptions = {}) {
   const lines: LineCounts = { read: 0, records: 0, skipped: 0, partialLastLine: false, otherRecords: 0, outsideWindow: 0 };
-  const counts = { status: {}, toolName: {}, errorType: {}, retrievalLayer: {}, fallbackReason: {}, relevanceLevel: {}, l1Status: {} } as Record<
-    "status" | "toolName" | "errorType" | "retrievalLayer" | "fallbackReason" | "relevanceLevel" | "l1Status",
-    Record<string, number>
-  >;
+  // Prototype-less, so that a label such as "__proto__" or "constructor" is a key like any other.
+  const counts = Object.fromEntries(COUNTED.map((name) => [name, Object.create(null) as Record<string, number>])) as Record<(typeof COUNTED)[number], Record<string, number>>;
   const duration = new LatencySample();
   const stages = new Map<string, LatencySample>(STAGES.map((stage) => [stage, new LatencySample()]));
   const filter = { forced: 0, hinted: 0, unfiltered: 0 };
