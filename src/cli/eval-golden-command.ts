@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { describeCalibration, type CorpusCalibration } from "../calibration/calibration.js";
 import { loadCorpus } from "../corpus/load-corpus.js";
@@ -14,6 +14,7 @@ import { LookupKnowledgeError } from "../errors.js";
 import type { CliIO, ParsedCommand } from "./command-spec.js";
 import { DEFAULT_CORPUS_DIR } from "./defaults.js";
 import { checkOutDir } from "./out-dir.js";
+import { makeFolders } from "../make-folders.js";
 
 
 /** promptfoo's exit code when a case failed (ours: the gate failed too). */
@@ -48,7 +49,7 @@ export async function runGoldenEvalCommand({ values }: ParsedCommand, io: CliIO)
     throw new LookupKnowledgeError("INVALID_OPTION", `baseline ${baseline} does not exist; run once with --update-baseline to write the measured means to it (or pass --baseline FILE).`);
   }
   const files = goldenEvalFiles(out);
-  await mkdir(out, { recursive: true });
+  await makeFolders(out);
   await rm(files.gate, { force: true });
   const writeConfig = (updateBaseline: boolean) =>
     writeFile(files.config, promptfooConfigText(goldenEvalConfig({ golden, corpus, baseline, out, variants, updateBaseline }), files.config));

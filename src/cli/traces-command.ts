@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { DEFAULT_TRACE_PATH } from "../graph/options.js";
 import { formatTraceSummary, htmlTraceSummary, parseSince, summarizeTraceFile } from "../trace/summary/index.js";
-import { makeFolders } from "./make-folders.js";
+import { makeFolders } from "../make-folders.js";
 import { terminalText } from "./terminal-text.js";
 import { integerValue, stringValue, usageError, type CommandSpec, type ParsedCommand } from "./command-spec.js";
 

@@ -7,6 +7,7 @@ import { INDEX_FILES, newGenerationName, STAGED_MANIFEST } from "./index-layout.
 import { sha256, type IndexManifest } from "./manifest.js";
 import { linkVerified } from "./verified-files.js";
 import type { SaveOptions, SaveStep } from "./save-options.js";
+import { makeFolders } from "../make-folders.js";
 
 /** One data file of an index and how to write it. */
 export interface IndexFile {
@@ -60,7 +61,7 @@ export async function writeIndexFolder(dir: string, files: readonly IndexFile[],
   let committed = false;
   try {
     await assertIndexFolder(dir);
-    await mkdir(dir, { recursive: true });
+    await makeFolders(dir);
     warn(await collectGarbage(dir, (name) => report("remove", name)));
     report("collect");
     await markWriting(dir, generation);

@@ -1,9 +1,9 @@
-import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { LookupKnowledgeError } from "../errors.js";
 import { openTraceFile, type OpenedTraceFile, type TraceFile } from "./trace-file.js";
 import { serializeTraceLine } from "./trace-line.js";
 import { emitTraceWarning, traceRefused, traceShortWrite, traceUnserializable } from "./trace-warnings.js";
+import { makeFolders } from "../make-folders.js";
 
 /** Where trace records go. */
 export interface TraceSink {
@@ -146,7 +146,7 @@ export class JsonlTraceSink implements TraceSink {
   }
 
   private async open(): Promise<OpenedTraceFile> {
-    await mkdir(dirname(this.path), { recursive: true });
+    await makeFolders(dirname(this.path));
     const opened = await this.openFile(this.path);
     if ("file" in opened) {
       this.file = opened.file;

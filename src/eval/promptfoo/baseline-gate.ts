@@ -1,9 +1,10 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { errorMessage } from "../../errors.js";
 import { writeFileAtomically } from "../../knowledge-base/durable-fs.js";
 import { baselineFrom, gateProblems, readBaseline } from "./baseline.js";
 import { summarizePromptfooResults, type PromptfooOutput } from "./summarize-results.js";
+import { makeFolders } from "../../make-folders.js";
 
 /** Where a promptfoo config keeps the gate's settings: `metadata.lookupKnowledgeGate`. */
 export const GATE_METADATA_KEY = "lookupKnowledgeGate";
@@ -54,7 +55,7 @@ export async function judgeRun(context: AfterAllContext, gate: BaselineGateConfi
   // An incomplete or failing run (errored calls, broken contract checks) never becomes the baseline.
   const failed = [...missing, ...summary.errors, ...summary.contractFailures];
   if (gate.updateBaseline && failed.length === 0) {
-    await mkdir(dirname(gate.baseline), { recursive: true });
+    await makeFolders(dirname(gate.baseline));
     await writeFileAtomically(gate.baseline, `${JSON.stringify(baselineFrom(summary.report), null, 2)}\n`);
     wroteBaseline = true;
   }
@@ -89,7 +90,7 @@ export async function afterAll(context: AfterAllContext): Promise<void> {
     }
   }
   if (gate?.out) {
-    await mkdir(gate.out, { recursive: true });
+    await makeFolders(gate.out);
     await writeFile(join(gate.out, "gate.json"), `${JSON.stringify(verdict, null, 2)}\n`);
   }
   if (verdict.wroteBaseline) process.stderr.write(`lookup-knowledge gate: wrote the measured means to ${verdict.baseline}\n`);

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { formatTrecRun } from "../beir/index.js";
 import { stringifyCompact } from "../report/compact-json.js";
@@ -6,6 +6,7 @@ import { renderHtmlReport } from "../report/html-report.js";
 import type { EvalReport } from "../report/report-model.js";
 import { variantSlug } from "../variants.js";
 import type { BeirEvalResult } from "./beir-eval.js";
+import { makeFolders } from "../../make-folders.js";
 
 export { BEIR_METRICS, beirReport } from "./beir-report.js";
 
@@ -14,7 +15,7 @@ const RESULTS_JSON_DEPTH = 4;
 
 /** Writes a TREC run file per variant, results.json and report.html into `outDir`; returns the files written. */
 export async function writeBeirOutputs(result: BeirEvalResult, report: EvalReport, outDir: string, depth: number): Promise<string[]> {
-  await mkdir(outDir, { recursive: true });
+  await makeFolders(outDir);
   const files: string[] = [];
   for (const variant of result.variants) {
     const file = join(outDir, `run-${variantSlug(variant.name)}.trec`);
