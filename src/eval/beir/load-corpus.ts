@@ -1,6 +1,5 @@
-import { datasetError } from "./dataset-error.js";
-import { parseJsonRecord, takeStringField } from "./json-record.js";
-import { readLines } from "./read-lines.js";
+import { takeStringField } from "./json-record.js";
+import { loadBeirRows } from "./load-rows.js";
 import type { BeirDocument } from "./types.js";
 
 /**
@@ -12,19 +11,9 @@ import type { BeirDocument } from "./types.js";
  * id or text, or a document id that occurs twice.
  */
 export async function loadBeirCorpus(file: string): Promise<BeirDocument[]> {
-  const documents: BeirDocument[] = [];
-  const firstSeen = new Map<string, number>();
-  for await (const { text, lineNumber } of readLines(file)) {
-    if (text.trim() === "") continue;
-    const { id, fields } = parseJsonRecord(text, file, lineNumber);
-    const previous = firstSeen.get(id);
-    if (previous !== undefined) {
-      throw datasetError(file, lineNumber, `duplicate document id "${id}" (first on line ${previous}).`);
-    }
-    firstSeen.set(id, lineNumber);
+  return loadBeirRows(file, "document", (id, fields, lineNumber) => {
     const title = takeStringField(fields, "title", true, file, lineNumber);
-    const body = takeStringField(fields, "text", false, file, lineNumber);
-    documents.push({ id, title, text: body, metadata: fields });
-  }
-  return documents;
+    const text = takeStringField(fields, "text", false, file, lineNumber);
+    return { id, title, text, metadata: fields };
+  });
 }

@@ -1,6 +1,5 @@
-import { datasetError } from "./dataset-error.js";
-import { parseJsonRecord, takeStringField } from "./json-record.js";
-import { readLines } from "./read-lines.js";
+import { takeStringField } from "./json-record.js";
+import { loadBeirRows } from "./load-rows.js";
 import type { BeirQuery } from "./types.js";
 
 /**
@@ -11,18 +10,5 @@ import type { BeirQuery } from "./types.js";
  * id or text, or a query id that occurs twice.
  */
 export async function loadBeirQueries(file: string): Promise<BeirQuery[]> {
-  const queries: BeirQuery[] = [];
-  const firstSeen = new Map<string, number>();
-  for await (const { text, lineNumber } of readLines(file)) {
-    if (text.trim() === "") continue;
-    const { id, fields } = parseJsonRecord(text, file, lineNumber);
-    const previous = firstSeen.get(id);
-    if (previous !== undefined) {
-      throw datasetError(file, lineNumber, `duplicate query id "${id}" (first on line ${previous}).`);
-    }
-    firstSeen.set(id, lineNumber);
-    const body = takeStringField(fields, "text", false, file, lineNumber);
-    queries.push({ id, text: body, metadata: fields });
-  }
-  return queries;
+  return loadBeirRows(file, "query", (id, fields, lineNumber) => ({ id, text: takeStringField(fields, "text", false, file, lineNumber), metadata: fields }));
 }
