@@ -28,6 +28,8 @@ export type LookupKnowledgeErrorCode =
   | "USAGE"
   /** An option is out of range or of the wrong type. */
   | "INVALID_OPTION"
+  /** The caller's access scope could not be established (the `access` function threw, hung or returned garbage): the lookup is refused, never run unscoped. */
+  | "ACCESS_DENIED"
   /** A lookup's input (query, domain, limit) is invalid. */
   | "INVALID_INPUT"
   /** A BEIR-format dataset folder cannot be read. */

@@ -1,3 +1,5 @@
+import type { AppliedScope } from "./access/access-scope.js";
+
 /** Which retrieval layer produced a piece of evidence. */
 export type EvidenceLayer = "L0" | "L1" | "L0+L1";
 
@@ -17,6 +19,12 @@ export interface DocumentMeta {
   keywords: string[];
   entities: string[];
   aliases: string[];
+  /**
+   * Groups allowed to read the document (frontmatter `access`, trimmed, unique); absent when the
+   * file has no `access` field, which the knowledge base's `unlabelled` policy then decides. An
+   * empty list is a label no scope matches: nobody reads the file.
+   */
+  access?: string[];
 }
 
 /** One retrievable unit: a section of a Markdown file, or one row of a BEIR corpus. */
@@ -137,6 +145,12 @@ export interface LookupResult {
   /** True when the content of at least one block was cut to the evidence caps. */
   contentTruncated: boolean;
   traceWritten: boolean;
+  /**
+   * The access scope the lookup ran under (from the trusted `access` option, never from the
+   * model's arguments): the caller's groups, sorted and unique, and their digest; null for an
+   * unscoped lookup, which reads every document. Absent in results built by hand.
+   */
+  access?: AppliedScope | null;
   /** How long each stage took; set by the retrieval graph on every lookup (absent only in results built by hand). */
   timings?: LookupTimings;
 }

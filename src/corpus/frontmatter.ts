@@ -1,3 +1,4 @@
+import { MAX_GROUP_CHARS } from "../access/access-scope.js";
 import type { DocumentMeta } from "../types.js";
 import { invalidCorpusFile } from "./corpus-file-error.js";
 
@@ -29,8 +30,22 @@ function stringList(data: Record<string, unknown>, ...keys: string[]): string[] 
 }
 
 /**
+ * The `access` field: a list of group names or a comma-separated string, trimmed, sorted and
+ * unique; undefined when the file has none. A field holding only blanks is an empty list (nobody
+ * reads the file), never "no label": a file fails closed, not open.
+ */
+function accessList(data: Record<string, unknown>): string[] | undefined {
+  if (data.access === undefined || data.access === null) return undefined;
+  const groups = stringList(data, "access");
+  const long = groups.find((group) => group.length > MAX_GROUP_CHARS);
+  if (long !== undefined) throw invalidCorpusFile(`frontmatter field "access" names a group longer than ${MAX_GROUP_CHARS} characters; use short group names`);
+  return groups.sort();
+}
+
+/**
  * Folds a file's raw frontmatter into {@link DocumentMeta}: `category` is an alias of `domain`,
- * `tags` of `keywords`; a comma-separated string counts as a list. Unknown keys are ignored.
+ * `tags` of `keywords`; a comma-separated string counts as a list. `access` lists the groups that
+ * may read the file (see {@link accessList}). Unknown keys are ignored.
  * Text fields take strings and numbers (YAML numbers arrive as written, see `parseFrontmatter`);
  * a boolean, list or mapping where text is expected is refused. Null fields count as absent.
  * @throws LookupKnowledgeError `CORPUS_FILE_INVALID` when a known field has the wrong type.
@@ -38,11 +53,13 @@ function stringList(data: Record<string, unknown>, ...keys: string[]): string[] 
 export function normalizeFrontmatter(data: Record<string, unknown>): DocumentMeta {
   const title = optionalString(data, "title");
   const domain = optionalString(data, "domain", "category");
+  const access = accessList(data);
   return {
     ...(title !== undefined ? { title } : {}),
     ...(domain !== undefined ? { domain: domain.toLowerCase() } : {}),
     keywords: stringList(data, "keywords", "tags"),
     entities: stringList(data, "entities"),
     aliases: stringList(data, "aliases"),
+    ...(access !== undefined ? { access } : {}),
   };
 }

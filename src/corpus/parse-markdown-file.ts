@@ -18,7 +18,7 @@ export const MAX_REPEATED_FRONTMATTER_CHARS = 16 * 1024 * 1024;
 
 function metaChars(meta: DocumentMeta): number {
   const list = (items: readonly string[]) => items.reduce((sum, item) => sum + item.length, 0);
-  return (meta.title?.length ?? 0) + (meta.domain?.length ?? 0) + list(meta.keywords) + list(meta.entities) + list(meta.aliases);
+  return (meta.title?.length ?? 0) + (meta.domain?.length ?? 0) + list(meta.keywords) + list(meta.entities) + list(meta.aliases) + list(meta.access ?? []);
 }
 
 /**

@@ -43,5 +43,6 @@ export function buildLookupResult(
     evidenceCount: evidence.length,
     contentTruncated: truncated,
     traceWritten,
+    access: state.scope,
   };
 }

@@ -1,3 +1,5 @@
+import type { AccessOption } from "../access/access-scope.js";
+import type { AccessControl } from "../access/chunk-access.js";
 import type { L0Searcher } from "../l0/l0-search.js";
 import type { L1Searcher } from "../l1/l1-search.js";
 import type { TraceSink } from "../trace/jsonl-trace-sink.js";
@@ -19,12 +21,30 @@ export interface RetrievalSource {
    * @default the built-in defaults
    */
   readonly calibration?: { readonly l0Weight: number; readonly relevance: Readonly<RelevanceThresholds> };
+  /**
+   * Access labels of the base's chunks (`KnowledgeBase.access`): what enforces an `access`
+   * scope. A source without it cannot take the `access` option.
+   */
+  readonly access?: AccessControl;
 }
 
 /** Options of `createRetrievalGraph` and `createLookupKnowledgeTool`. */
 export interface RetrievalOptions {
   /** The indexed knowledge base (`KnowledgeBase.build` or `KnowledgeBase.load`). */
   knowledgeBase: RetrievalSource;
+  /**
+   * Who is asking: `{ groups }`, or a function of the call's `RunnableConfig` (sync or async)
+   * returning it, e.g. `(config) => ({ groups: config.configurable?.groups })`, so that one tool
+   * serves each run with its own user's groups. A lookup then sees only the documents whose
+   * `access` names one of the groups (and unlabelled ones unless the base denies them), in every
+   * layer, hint, trace line and message. It comes from trusted code only: the model's arguments
+   * never name or widen it. A function that throws, returns anything but `{ groups: string[] }`
+   * or takes longer than `accessTimeoutMs` fails the lookup with `ACCESS_DENIED`.
+   * @default none: every lookup reads every document
+   */
+  access?: AccessOption;
+  /** Milliseconds an `access` function may take before the lookup is denied; `0` waits forever. @default 5000 */
+  accessTimeoutMs?: number;
   /**
    * JSONL file that gets one `tool_invocation` line per call; `null` turns tracing off. The file
    * is kept open between calls (a rotated or deleted trace is followed within a second, see

@@ -1,3 +1,6 @@
+import type { AccessOption } from "../access/access-scope.js";
+import type { AccessControl } from "../access/chunk-access.js";
+import { checkAccessOption, DEFAULT_ACCESS_TIMEOUT_MS } from "../access/resolve-scope.js";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import type { EvidenceCaps } from "./bound-evidence.js";
 import { DEFAULT_L0_WEIGHT } from "./evidence.js";
@@ -13,6 +16,8 @@ export interface RetrievalSettings {
   fusion: { l0Weight: number };
   relevance: RelevanceThresholds;
   evidence: EvidenceCaps;
+  /** The `access` option (null: unscoped) and how long its function may take. */
+  access: { option: AccessOption | null; timeoutMs: number };
 }
 
 /** The documented defaults of {@link RetrievalOptions}, in one place. */
@@ -23,6 +28,7 @@ export const RETRIEVAL_DEFAULTS: Readonly<RetrievalSettings> = Object.freeze({
   fusion: { l0Weight: DEFAULT_L0_WEIGHT },
   relevance: { ...RELEVANCE_THRESHOLDS },
   evidence: { maxBlockChars: 4000, maxTotalChars: 16_000 },
+  access: { option: null, timeoutMs: DEFAULT_ACCESS_TIMEOUT_MS },
 });
 
 function number(name: string, value: unknown, fallback: number, min: number, max: number, integer = false): number {
@@ -108,5 +114,21 @@ function resolveReadable(options: Omit<RetrievalOptions, "knowledgeBase">, calib
       maxBlockChars: number("evidence.maxBlockChars", options.evidence?.maxBlockChars, d.evidence.maxBlockChars, 1, Number.MAX_SAFE_INTEGER, true),
       maxTotalChars: number("evidence.maxTotalChars", options.evidence?.maxTotalChars, d.evidence.maxTotalChars, 1, Number.MAX_SAFE_INTEGER, true),
     },
+    access: { option: checkAccessOption(options.access) ?? null, timeoutMs: number("accessTimeoutMs", options.accessTimeoutMs, d.access.timeoutMs, 0, Number.POSITIVE_INFINITY) },
   };
+}
+
+/**
+ * The access control that enforces `settings.access` on `source`: its labels when a scope is
+ * configured, null for an unscoped tool or graph (filters then come from the domain alone, when
+ * the source has labels to build them from).
+ * @throws LookupKnowledgeError `INVALID_OPTION` when `access` is set on a source that cannot enforce it.
+ */
+export function accessControlOf(source: RetrievalSource, settings: RetrievalSettings): AccessControl | null {
+  const control = source.access;
+  const usable = typeof control === "object" && control !== null && typeof control.filter === "function" && typeof control.domainsFor === "function" && typeof control.rowKeysFor === "function";
+  if (settings.access.option !== null && !usable) {
+    throw new LookupKnowledgeError("INVALID_OPTION", "option access needs a knowledge base that can enforce it (a KnowledgeBase, whose access labels come from frontmatter `access`); this source has no access control.");
+  }
+  return usable ? control : null;
 }

@@ -8,9 +8,10 @@ import { createL1SearchNode } from "./nodes/l1-search-node.js";
 import { resolveToolName } from "../tool/tool-name.js";
 import { DEFAULT_TRACE_PATH, TOOL_NAME, type RetrievalGraphOptions, type RetrievalOptions, type RetrievalSource } from "./options.js";
 import { recordGraphRunIdentity } from "./graph-run-identity.js";
-import { checkRetrievalSource, resolveRetrievalOptions, type RetrievalSettings } from "./resolve-options.js";
+import { accessControlOf, checkRetrievalSource, resolveRetrievalOptions, type RetrievalSettings } from "./resolve-options.js";
+import { traceLookupFailure } from "./trace-failure.js";
 import { routeAfterL1 } from "./routes.js";
-import { RetrievalState } from "./state.js";
+import { RetrievalState, type RetrievalStateType } from "./state.js";
 
 /** The trace sink the options ask for, and whether it was opened here (and so is closed here). */
 export interface ResolvedTraceSink {
@@ -43,9 +44,12 @@ export async function closeOwnedTraceSink(trace: ResolvedTraceSink): Promise<voi
  * `toolName` is the trace's `tool_name`.
  */
 export function buildRetrievalGraph(kb: RetrievalSource, settings: RetrievalSettings, traceSink: TraceSink | null, toolName: string = TOOL_NAME) {
+  const control = accessControlOf(kb, settings);
+  const { option, timeoutMs } = settings.access;
+  const traceDenial = traceSink === null ? undefined : (state: RetrievalStateType, error: unknown) => traceLookupFailure(traceSink, state, error, { toolName, corpusFingerprint: kb.fingerprint });
   return new StateGraph(RetrievalState)
-    .addNode("l0_hints", createL0HintsNode({ l0: settings.l0.enabled ? kb.l0 : null, k: settings.l0.k, maxLimit: settings.maxLimit }))
-    .addNode("l1_search", createL1SearchNode({ l1: kb.l1, ...settings.l1 }))
+    .addNode("l0_hints", createL0HintsNode({ l0: settings.l0.enabled ? kb.l0 : null, k: settings.l0.k, maxLimit: settings.maxLimit, control, access: option === null ? null : { option, timeoutMs }, traceDenial }))
+    .addNode("l1_search", createL1SearchNode({ l1: kb.l1, ...settings.l1, control }))
     .addNode("collect_evidence", collectEvidenceNode)
     .addNode("l0_fallback", l0FallbackNode)
     .addNode(

@@ -1,5 +1,6 @@
 import { Annotation } from "@langchain/langgraph";
 import { randomUUID } from "node:crypto";
+import type { AppliedScope } from "../access/access-scope.js";
 import { emptyHints } from "../l0/hints.js";
 import { NO_RUN_IDENTITY, type RunIdentity } from "../trace/run-identity.js";
 import type { Candidate, EvidenceBlock, FallbackReason, L0Hints, L1Status, LookupResult, LookupTimings, RetrievalLayer } from "../types.js";
@@ -33,6 +34,11 @@ export const RetrievalState = Annotation.Root({
   runIdentity: last<RunIdentity>(() => NO_RUN_IDENTITY),
   /** Durations of the stages run so far; each node adds its own. */
   timings: Annotation<Partial<LookupTimings>>({ reducer: (done, next) => ({ ...done, ...next }), default: () => ({}) }),
+  /**
+   * The access scope the lookup runs under, set by the first node from the trusted `access`
+   * option and the run's config (any value in the input is overwritten); null: unscoped.
+   */
+  scope: last<AppliedScope | null>(() => null),
   hints: last<L0Hints>(emptyHints),
   l0Candidates: last<Candidate[]>(() => []),
   domainFilter: last<string | null>(() => null),

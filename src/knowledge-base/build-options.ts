@@ -1,3 +1,4 @@
+import type { UnlabelledPolicy } from "../access/access-scope.js";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { CorpusOptions } from "../corpus/corpus-options.js";
 import type { Bm25Options } from "../l0/bm25.js";
@@ -70,4 +71,11 @@ export interface KnowledgeBaseOptions {
   onWarning?: (message: string) => void;
   /** Called as indexing advances. @default no-op */
   onProgress?: (progress: BuildProgress) => void;
+  /**
+   * Who may read a file without an `access` field in its frontmatter (a chunk without
+   * `meta.access`): `"allow"`, every scope; `"deny"`, no scope, for teams that must fail closed.
+   * Saved with the index and kept by updates; a lookup without an `access` scope still reads
+   * every file. @default "allow"
+   */
+  unlabelled?: UnlabelledPolicy;
 }

@@ -8,11 +8,11 @@
  * ```
  * { "format": "lookup-knowledge-chunks", "version": 1,
  *   "strings": ["guide.md#top", "guide.md", "Guide", ...],
- *   "metas": [[title, domain, [keyword, ...], [entity, ...], [alias, ...]], ...],
+ *   "metas": [[title, domain, [keyword, ...], [entity, ...], [alias, ...], [group, ...]?], ...],
  *   "chunks": [source, file, title, meta, breadcrumbLength, ...breadcrumb, source, ...] }
  * ```
  * Every entry is a string number, except `meta` (a `metas` number) and `breadcrumbLength`; an
- * absent title or domain is -1.
+ * absent title or domain is -1. The access list (frontmatter `access`) is there only when the file has one.
  */
 import { errorDetail, LookupKnowledgeError } from "../errors.js";
 import type { Chunk, DocumentMeta } from "../types.js";
@@ -53,7 +53,8 @@ export function encodeChunkMeta(chunks: readonly Chunk[]): Buffer {
   const metaId = (meta: DocumentMeta): number => {
     let id = metaIds.get(meta);
     if (id !== undefined) return id;
-    const entry = [strings.id(meta.title), strings.id(meta.domain), meta.keywords.map((s) => strings.id(s)), meta.entities.map((s) => strings.id(s)), meta.aliases.map((s) => strings.id(s))];
+    const entry: unknown[] = [strings.id(meta.title), strings.id(meta.domain), meta.keywords.map((s) => strings.id(s)), meta.entities.map((s) => strings.id(s)), meta.aliases.map((s) => strings.id(s))];
+    if (meta.access !== undefined) entry.push(meta.access.map((s) => strings.id(s)));
     const key = JSON.stringify(entry);
     id = metaKeys.get(key);
     if (id === undefined) metaKeys.set(key, (id = metas.push(entry) - 1));
@@ -100,9 +101,10 @@ export function decodeChunkMeta(bytes: Uint8Array, count: number): ChunkFields[]
     return ids.map((id) => text(id, false) as string);
   };
   const documentMetas = metas.map((entry: unknown, m): DocumentMeta => {
-    if (!Array.isArray(entry) || entry.length !== 5) throw corrupt(`has frontmatter ${m} that is not [title, domain, keywords, entities, aliases]`);
+    if (!Array.isArray(entry) || (entry.length !== 5 && entry.length !== 6)) throw corrupt(`has frontmatter ${m} that is not [title, domain, keywords, entities, aliases, access?]`);
     const [title, domain] = [text(entry[0], true), text(entry[1], true)];
-    return { ...(title !== undefined ? { title } : {}), ...(domain !== undefined ? { domain } : {}), keywords: list(entry[2]), entities: list(entry[3]), aliases: list(entry[4]) };
+    const access = entry.length === 6 ? list(entry[5]) : undefined;
+    return { ...(title !== undefined ? { title } : {}), ...(domain !== undefined ? { domain } : {}), keywords: list(entry[2]), entities: list(entry[3]), aliases: list(entry[4]), ...(access !== undefined ? { access } : {}) };
   });
   const chunks: ChunkFields[] = [];
   const number = (at: number): number => {

@@ -1,4 +1,6 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import { checkUnlabelled } from "../access/access-scope.js";
+import { ChunkAccess, type AccessControl } from "../access/chunk-access.js";
 import { chunkSearchText } from "../corpus/chunk-text.js";
 import { loadCorpus } from "../corpus/load-corpus.js";
 import { LookupKnowledgeError } from "../errors.js";
@@ -57,10 +59,19 @@ export class KnowledgeBase implements RetrievalSource {
   /** The embeddings L1 uses; null for an L0-only base. */
   readonly embeddings: EmbeddingsInterface | null;
   readonly settings: IndexSettings;
+  /**
+   * The chunks each access scope may read (frontmatter `access`, the `unlabelled` policy): what
+   * the tool, graph and retriever enforce when given an `access` scope.
+   */
+  readonly access: AccessControl;
   readonly #parts: IndexParts;
+  /** A load's `unlabelled: "deny"`, kept by updates; it narrows the index's own policy. */
+  readonly #denyUnlabelled: boolean;
 
-  private constructor(parts: IndexParts) {
+  private constructor(parts: IndexParts, denyUnlabelled = false) {
     this.#parts = parts;
+    this.#denyUnlabelled = denyUnlabelled;
+    this.access = new ChunkAccess(parts.chunks, denyUnlabelled || parts.settings.unlabelled === "deny" ? "deny" : "allow");
     this.chunks = parts.chunks;
     this.skipped = parts.skipped;
     this.settings = parts.settings;
@@ -124,7 +135,7 @@ export class KnowledgeBase implements RetrievalSource {
     const limits = { timeoutMs: resolved.embedTimeoutMs, batchSize: resolved.embedBatchSize };
     const calibration = await calibrateIndex(pseudoQueries, { chunks, texts, bm25, vectorIndex, embeddings, ...(heldOut ? { heldOut } : {}), ...limits }, resolved.calibration);
     const { efSearch: _efSearch, ...hnsw } = resolved.hnsw;
-    const settings: IndexSettings = { tokenizerVersion: TOKENIZER_VERSION, bm25: bm25Options, hnsw, embedder };
+    const settings: IndexSettings = { tokenizerVersion: TOKENIZER_VERSION, bm25: bm25Options, hnsw, embedder, ...(checkUnlabelled(options.unlabelled) === "deny" ? { unlabelled: "deny" as const } : {}) };
     const parts = {
       chunks,
       fingerprint: fingerprintOf(chunks, settings),
@@ -172,7 +183,7 @@ export class KnowledgeBase implements RetrievalSource {
   async update(options: UpdateOptions): Promise<{ knowledgeBase: KnowledgeBase; changes: IndexChanges }> {
     checkFolder("corpusDir", options.corpusDir);
     const { parts, changes } = await updateIndexParts(this.#parts, options);
-    return { knowledgeBase: new KnowledgeBase(parts), changes };
+    return { knowledgeBase: new KnowledgeBase(parts, this.#denyUnlabelled), changes };
   }
 
   /**
@@ -233,6 +244,7 @@ export class KnowledgeBase implements RetrievalSource {
    */
   static async load(dir: string, options: LoadOptions = {}): Promise<KnowledgeBase> {
     checkFolder("the index folder", dir);
-    return new KnowledgeBase(await loadIndexParts(dir, options));
+    const deny = checkUnlabelled((options as LoadOptions | null | undefined)?.unlabelled) === "deny";
+    return new KnowledgeBase(await loadIndexParts(dir, options), deny);
   }
 }

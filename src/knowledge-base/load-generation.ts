@@ -1,3 +1,4 @@
+import type { UnlabelledPolicy } from "../access/access-scope.js";
 import { reconnectVectorStore } from "./reconnect-vector-store.js";
 import type { VectorStoreL1Option } from "./vector-store-option.js";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
@@ -117,6 +118,12 @@ export interface LoadOptions {
    * @default false
    */
   localVectors?: boolean;
+  /**
+   * `"deny"` makes files without an `access` field readable by no scope, whatever the index was
+   * built with; a load can only narrow access, so `"allow"` keeps the index's own policy.
+   * @default the policy the index was built with
+   */
+  unlabelled?: UnlabelledPolicy;
 }
 
 /** Loads the generation a checked manifest names, checking every file before it is parsed. */

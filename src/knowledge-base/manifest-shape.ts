@@ -38,6 +38,7 @@ const FIELDS: readonly Field[] = [
   ["settings.embedder.kind", (value) => EMBEDDER_KINDS.includes(value), EMBEDDER_KINDS.join(", ")],
   ["settings.embedder.name", (value) => value === undefined || isString(value), "a string"],
   ["settings.embedder.dimensions", (value) => value === null || (isCount(value) && (value as number) > 0), "null or a count from 1"],
+  ["settings.unlabelled", (value) => value === undefined || value === "deny", "absent or deny"],
   ["history", (value) => value === undefined || isRecord(value), "an object"],
   ["history.mode", (value) => value === undefined || value === "full" || value === "incremental", "full or incremental"],
   ["history.lsa", (value) => value === undefined || value === null || LSA_STATES.includes(value), `null, ${LSA_STATES.join(", ")}`],

@@ -28,6 +28,12 @@ export interface IndexSettings {
   bm25: { k1: number; b: number };
   hnsw: { m: number; efConstruction: number; randomSeed: number };
   embedder: EmbedderInfo;
+  /**
+   * `"deny"` when files without an `access` field are readable by no scope (`KnowledgeBase`
+   * option `unlabelled`); absent for the default `"allow"`, so that indexes saved before access
+   * labels keep their fingerprint.
+   */
+  unlabelled?: "deny";
 }
 
 /** How the saved index came to be: a full build or incremental updates since, and the embedder's fit. */

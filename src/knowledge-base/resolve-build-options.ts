@@ -1,3 +1,4 @@
+import { checkUnlabelled, MAX_GROUP_CHARS } from "../access/access-scope.js";
 import { DEFAULT_PSEUDO_QUERIES } from "../calibration/calibrate-index.js";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { resolveBm25Options, type Bm25Options } from "../l0/bm25-options.js";
@@ -33,6 +34,7 @@ export function checkFolder(name: string, value: unknown): string {
  */
 export function resolveBuildOptions(options: KnowledgeBaseOptions): BuildSettings {
   try {
+    checkUnlabelled(options.unlabelled);
     return resolveReadable(options);
   } catch (error) {
     if (error instanceof LookupKnowledgeError) throw error;
@@ -72,11 +74,12 @@ function resolveReadable(options: KnowledgeBaseOptions): BuildSettings {
 }
 
 const isStringList = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === "string");
+const isAccessList = (value: unknown) => isStringList(value) && (value as string[]).every((group) => group.length > 0 && group.length <= MAX_GROUP_CHARS && group.trim() === group);
 
 /**
  * What is wrong with a ready-made chunk, or null: `source`, `file` and `content` strings, a
  * string `breadcrumb` list, and `meta` with string lists (`keywords`, `entities`, `aliases`) and
- * optional string `title` and `domain`.
+ * optional string `title` and `domain`, and an optional `access` list of group names.
  */
 export function chunkProblem(chunk: unknown): string | null {
   if (typeof chunk !== "object" || chunk === null) return "is not an object";
@@ -89,6 +92,7 @@ export function chunkProblem(chunk: unknown): string | null {
   if (typeof meta !== "object" || meta === null) return "has no meta object";
   if (!isStringList(meta.keywords) || !isStringList(meta.entities) || !isStringList(meta.aliases)) return "needs meta.keywords, meta.entities and meta.aliases lists of strings";
   if ((meta.title !== undefined && typeof meta.title !== "string") || (meta.domain !== undefined && typeof meta.domain !== "string")) return "has a meta title or domain that is not a string";
+  if (meta.access !== undefined && !isAccessList(meta.access)) return `has a meta.access that is not a list of group names (trimmed, 1-${MAX_GROUP_CHARS} characters each)`;
   return null;
 }
 

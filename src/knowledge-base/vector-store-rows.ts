@@ -2,7 +2,8 @@ import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import { createHash, randomBytes } from "node:crypto";
 import { errorDetail, LookupKnowledgeError } from "../errors.js";
 import { withDeadline } from "../l1/deadline.js";
-import { deleteRows, ROW_GENERATION_KEY, ROW_ID_KEY, ROW_KIND, ROW_KIND_KEY, ROW_NAMESPACE_KEY, type VectorStoreDialect } from "../l1/vector-store/vector-store-dialect.js";
+import { accessKeyOf } from "../access/access-key.js";
+import { deleteRows, ROW_ACCESS_KEY, ROW_GENERATION_KEY, ROW_ID_KEY, ROW_KIND, ROW_KIND_KEY, ROW_NAMESPACE_KEY, type VectorStoreDialect } from "../l1/vector-store/vector-store-dialect.js";
 import type { Chunk } from "../types.js";
 import { contentDigest } from "./content-digest.js";
 import type { EmbedderInfo } from "./manifest.js";
@@ -21,14 +22,17 @@ export function newGeneration(): string {
 /**
  * The id of a chunk's row: a UUID-shaped digest of the row set and of everything the row's vector
  * and metadata come from (the source, the heading path, the frontmatter fields `chunkSearchText`
- * embeds, title and domain, the content, and the embedder), so that an unchanged chunk keeps its
+ * embeds, title, domain and access label, the content, and the embedder), so that an unchanged chunk keeps its
  * row across updates, any change gets a new row, and no two knowledge bases or generations share
  * an id (UUID-shaped because pgvector's id column is a `uuid`).
  */
 export function rowIdOf(chunk: Chunk, embedder: EmbedderInfo, rows: RowSet): string {
   const hash = createHash("sha256");
   const { meta } = chunk;
-  hash.update(JSON.stringify([rows.namespace, rows.generation, chunk.source, chunk.breadcrumb, meta.title ?? null, meta.domain ?? null, meta.keywords, meta.aliases, meta.entities, embedder.kind, embedder.name ?? null, embedder.dimensions]));
+  const fields: unknown[] = [rows.namespace, rows.generation, chunk.source, chunk.breadcrumb, meta.title ?? null, meta.domain ?? null, meta.keywords, meta.aliases, meta.entities, embedder.kind, embedder.name ?? null, embedder.dimensions];
+  // Only labelled chunks add their label, so that the rows of unlabelled chunks keep the ids they had before access labels.
+  if (meta.access !== undefined) fields.push(accessKeyOf(meta.access));
+  hash.update(JSON.stringify(fields));
   hash.update(contentDigest(chunk));
   const hex = hash.digest("hex");
   // Version 4 / variant 1 bits, as Postgres and most stores accept any well-formed UUID.
@@ -82,7 +86,7 @@ export async function writeRows(store: VectorStoreInterface, dialect: VectorStor
     const vectorsOfBatch = ids.map((_, i) => Array.from(vectors.subarray((start + i) * dimensions, (start + i + 1) * dimensions)));
     const docs = ids.map((id, i) => ({
       pageContent: chunks[id].content,
-      metadata: { [ROW_KIND_KEY]: ROW_KIND, [ROW_NAMESPACE_KEY]: rows.namespace, [ROW_GENERATION_KEY]: rows.generation, [ROW_ID_KEY]: rowIds[i], source: chunks[id].source, title: chunks[id].meta.title ?? null, domain: chunks[id].meta.domain ?? null },
+      metadata: { [ROW_KIND_KEY]: ROW_KIND, [ROW_NAMESPACE_KEY]: rows.namespace, [ROW_GENERATION_KEY]: rows.generation, [ROW_ID_KEY]: rowIds[i], [ROW_ACCESS_KEY]: accessKeyOf(chunks[id].meta.access), source: chunks[id].source, title: chunks[id].meta.title ?? null, domain: chunks[id].meta.domain ?? null },
       id: rowIds[i],
     }));
     const span = `rows ${start + 1}-${start + ids.length}`;

@@ -186,3 +186,39 @@ export function bm25TopK(view: PostingsView, query: readonly WeightedTerm[], k: 
   }
   return top.items.sort((a, b) => b.score - a.score || a.id - b.id);
 }
+
+/** The sum of the postings lengths of the query's terms: what walking them costs. */
+export function postingsLength(view: Pick<PostingsView, "offsets">, query: readonly WeightedTerm[]): number {
+  let total = 0;
+  for (const { term } of query) total += view.offsets[term + 1] - view.offsets[term];
+  return total;
+}
+
+/**
+ * The `k` best of the documents `ids` (ascending) for a query, as {@link bm25TopK} with an
+ * `accept` admitting exactly them returns: same scores, same order. Each term's postings are
+ * searched for the admitted documents (galloping forward), so the cost follows `ids` and not the
+ * postings: the plan for a small admitted set (a selective access scope or domain).
+ */
+export function bm25TopKAmong(view: PostingsView, query: readonly WeightedTerm[], ids: ArrayLike<number>, k: number): ScoredDoc[] {
+  if (k < 1 || query.length === 0 || ids.length === 0) return [];
+  const { offsets, docs, tfs, lengthNorm } = view;
+  const scores = new Float64Array(ids.length);
+  const hit = new Uint8Array(ids.length);
+  // Term by term in query order, so that each score is the same sum in the same order as bm25TopK's.
+  for (const { term, weight } of query) {
+    let at = offsets[term];
+    const end = offsets[term + 1];
+    for (let i = 0; i < ids.length && at < end; i++) {
+      at = seek(docs, at, end, ids[i]);
+      if (at < end && docs[at] === ids[i]) {
+        const tf = tfs[at];
+        scores[i] += (weight * tf) / (tf + lengthNorm[ids[i]]);
+        hit[i] = 1;
+      }
+    }
+  }
+  const top = new TopK(k);
+  for (let i = 0; i < ids.length; i++) if (hit[i] === 1) top.offer(ids[i], scores[i]);
+  return top.items.sort((a, b) => b.score - a.score || a.id - b.id);
+}

@@ -8,7 +8,10 @@ import { PostingBlocks } from "./bm25-blocks.js";
 import { decodeBm25, encodeBm25, type Bm25File, type Bm25Postings } from "./bm25-codec.js";
 import { resolveBm25Options, type Bm25Options } from "./bm25-options.js";
 import { applyPostingsChange, postingsFromBags, type PostingsChange } from "./bm25-postings.js";
-import { bm25TopK, type ScoredDoc, type WeightedTerm } from "./bm25-top-k.js";
+import { bm25TopK, bm25TopKAmong, postingsLength, type ScoredDoc, type WeightedTerm } from "./bm25-top-k.js";
+
+/** Postings entries one galloping search of an admitted document is counted as, when choosing the plan of {@link Bm25Stats.topKAmong}. */
+const EXACT_SCAN_STEPS = 8;
 
 export { DEFAULT_BM25_OPTIONS, type Bm25Options } from "./bm25-options.js";
 export type { PostingsChange } from "./bm25-postings.js";
@@ -139,6 +142,20 @@ export class Bm25Stats {
     const query: WeightedTerm[] = [...this.#queryWeights(queryTerms)].map(([term, weight]) => ({ term, weight }));
     const { offsets, docs, tfs } = this.#postings;
     return bm25TopK({ offsets, docs, tfs, lengthNorm: this.#lengthNorm, maxImpact: this.#maxImpact }, query, k, accept);
+  }
+
+  /**
+   * {@link Bm25Stats.topK} among the documents `ids` (ascending) only, with the plan their number
+   * calls for: an exact scoring of each admitted document when they are few next to the query's
+   * postings, pruned retrieval with the set as its filter otherwise. Same result either way.
+   */
+  topKAmong(queryTerms: readonly string[], k: number, ids: ArrayLike<number>, admitted: Uint8Array): ScoredDoc[] {
+    const query: WeightedTerm[] = [...this.#queryWeights(queryTerms)].map(([term, weight]) => ({ term, weight }));
+    const { offsets, docs, tfs } = this.#postings;
+    const view = { offsets, docs, tfs, lengthNorm: this.#lengthNorm, maxImpact: this.#maxImpact };
+    // A galloping search per admitted document and term costs a few steps; walking a posting costs one per entry.
+    if (ids.length * query.length * EXACT_SCAN_STEPS < postingsLength(view, query)) return bm25TopKAmong(view, query, ids, k);
+    return bm25TopK(view, query, k, (doc) => admitted[doc] === 1);
   }
 
   /**

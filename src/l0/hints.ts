@@ -75,6 +75,9 @@ export function hintReasons(match: HintMatch): string[] {
 /** In how many domains the corpus mentions a phrase (all its terms in one chunk, body included). */
 export type PhraseSpread = (phrase: string) => number;
 
+/** A {@link PhraseSpread} that counts only the chunks a filter admits (a lookup's access scope), when given one. */
+export type ScopedPhraseSpread = (phrase: string, filter?: { readonly key: string; readonly admitted: Uint8Array }) => number;
+
 /** The common entries of two ascending lists. */
 function intersectSorted(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   const out: number[] = [];
@@ -89,23 +92,34 @@ function intersectSorted(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   return out;
 }
 
+/** Phrases whose spread is remembered per filter; past it, that filter's memo starts again. */
+const MAX_SCOPED_SPREADS = 4096;
+
 /**
- * Counts, per phrase, the distinct domains of the chunks that contain all of its terms; memoised.
- * `documentsWith` lists the chunks containing a term, ascending (the BM25 postings).
+ * Counts, per phrase, the distinct domains of the chunks that contain all of its terms (only of
+ * the chunks `filter` admits, when given: a hidden document never changes what a scope is told);
+ * memoised, per filter. `documentsWith` lists the chunks containing a term, ascending (the BM25 postings).
  */
-export function createPhraseSpread(chunks: readonly Chunk[], termsOf: PhraseTerms, documentsWith: (term: string) => ArrayLike<number>): PhraseSpread {
+export function createPhraseSpread(chunks: readonly Chunk[], termsOf: PhraseTerms, documentsWith: (term: string) => ArrayLike<number>): ScopedPhraseSpread {
   const cache = new Map<string, number>();
-  return (phrase) => {
-    let spread = cache.get(phrase);
+  const scoped = new WeakMap<object, Map<string, number>>();
+  return (phrase, filter) => {
+    let memo = cache;
+    if (filter !== undefined) {
+      memo = scoped.get(filter) ?? new Map<string, number>();
+      if (memo.size >= MAX_SCOPED_SPREADS) memo.clear();
+      scoped.set(filter, memo);
+    }
+    let spread = memo.get(phrase);
     if (spread !== undefined) return spread;
     const [first, ...rest] = termsOf(phrase);
     const domains = new Set<string>();
     if (first !== undefined) {
       let ids: ArrayLike<number> = documentsWith(first);
       for (const term of rest) ids = intersectSorted(ids, documentsWith(term));
-      for (let i = 0; i < ids.length; i++) domains.add(chunks[ids[i]].meta.domain ?? "");
+      for (let i = 0; i < ids.length; i++) if (filter === undefined || filter.admitted[ids[i]] === 1) domains.add(chunks[ids[i]].meta.domain ?? "");
     }
-    cache.set(phrase, (spread = domains.size));
+    memo.set(phrase, (spread = domains.size));
     return spread;
   };
 }

@@ -1,3 +1,4 @@
+import type { ChunkFilter } from "../access/chunk-filter.js";
 import { tokenize } from "../text/tokenize.js";
 import type { Candidate, Chunk, L0Hints } from "../types.js";
 import type { Bm25Stats } from "./bm25.js";
@@ -17,6 +18,16 @@ export interface L0SearchOptions {
   domain: string | null;
   /** How many candidates to keep. */
   limit: number;
+  /**
+   * The chunks the lookup may see (its access scope and domain together): only they are scored,
+   * and hints come only from their files. Null or absent: `domain` alone decides.
+   */
+  filter?: ChunkFilter | null;
+  /**
+   * The chunks the lookup's access scope may read, in every domain: how widely a phrase is spread
+   * over the domains (`domainEvidence` strength) is counted over these only. Null or absent: every chunk.
+   */
+  readable?: ChunkFilter | null;
 }
 
 /** The L0 layer as the graph sees it. */
@@ -56,10 +67,10 @@ export function createL0Searcher({ chunks, hintIndex, bm25 }: L0SearcherDeps): L
   });
 
   return {
-    search(query, { domain, limit }) {
+    search(query, { domain, limit, filter = null, readable = null }) {
       const queryTerms = tokenize(query);
       const distinct = new Set(queryTerms);
-      const inDomain = (id: number) => domain === null || chunks[id].meta.domain === domain;
+      const inDomain = filter !== null ? (id: number) => filter.admitted[id] === 1 : (id: number) => domain === null || chunks[id].meta.domain === domain;
 
       // Title and frontmatter belong to the file, so its first chunk speaks for all of them.
       const fileMatches: { chunk: Chunk; file: string; match: HintMatch }[] = [];
@@ -75,7 +86,8 @@ export function createL0Searcher({ chunks, hintIndex, bm25 }: L0SearcherDeps): L
         if (hasHint(match)) fileMatches.push({ chunk: chunks[first], file, match });
       }
 
-      const ranked: { id: number; score: number }[] = bm25.topK(queryTerms, limit, domain === null ? undefined : inDomain);
+      const ranked: { id: number; score: number }[] =
+        filter !== null ? bm25.topKAmong(queryTerms, limit, filter.ids, filter.admitted) : bm25.topK(queryTerms, limit, domain === null ? undefined : inDomain);
       if (ranked.length < limit && fileMatches.length > 0) {
         const taken = new Set(ranked.map(({ id }) => id));
         const unscored = fileMatches.flatMap(({ file }) => chunksOfFile.get(file) ?? []).filter((id) => !taken.has(id) && inDomain(id));
@@ -94,7 +106,7 @@ export function createL0Searcher({ chunks, hintIndex, bm25 }: L0SearcherDeps): L
           hitReasons: [...(hasHint(match) ? hintReasons(match) : []), ...(bodyTerms.length > 0 ? [`L0:body:${bodyTerms.join(",")}`] : []), `L0:bm25:${score.toFixed(2)}`],
         };
       });
-      const hints = collectHints(fileMatches, spread);
+      const hints = collectHints(fileMatches, readable === null ? spread : (phrase) => spread(phrase, readable));
       return { hints, candidates };
     },
   };

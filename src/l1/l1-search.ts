@@ -1,4 +1,5 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import { admits, type ChunkFilter } from "../access/chunk-filter.js";
 import { errorDetail, LookupKnowledgeError } from "../errors.js";
 import type { TermCoverage } from "../l0/term-coverage.js";
 import { tokenize } from "../text/tokenize.js";
@@ -11,6 +12,17 @@ import type { VectorIndex } from "./vector-index.js";
 export interface L1SearchOptions {
   /** Only chunks of this domain, filtered inside the HNSW search. */
   domain: string | null;
+  /**
+   * The chunks the lookup may see (its access scope and `domain` together), decided before the
+   * search: a searcher returns only chunks it admits, and sizes its plan by it (an exact scan of
+   * a small set). Null or absent: `domain` alone filters. @default null
+   */
+  filter?: ChunkFilter | null;
+  /**
+   * For a vector store: the `lk_acl` keys of the rows the access scope may read, put into the
+   * store's own filter; null or absent for an unscoped lookup. @default null
+   */
+  rowKeys?: readonly string[] | null;
   /** Neighbours to fetch. */
   k: number;
   /** Hits below this cosine similarity are dropped. */
@@ -77,12 +89,13 @@ export async function embedQueryChecked(embeddings: EmbeddingsInterface, query: 
 /** L1: embeds the query and asks the HNSW graph for its nearest chunks. Errors propagate to the node. */
 export function createL1Searcher({ chunks, vectorIndex, embeddings, coverage }: L1SearcherDeps): L1Searcher {
   return {
-    async search(query, { domain, k, minScore, timeoutMs, signal, onQueryEmbedded }) {
+    async search(query, { domain, filter = null, k, minScore, timeoutMs, signal, onQueryEmbedded }) {
+      if (filter !== null && filter.size === 0) return [];
       const vector = await embedQueryChecked(embeddings, query, vectorIndex.dimensions, { timeoutMs, signal, onQueryEmbedded });
       const queryTerms = coverage ? tokenize(query) : [];
       return vectorIndex
-        .search(vector, k, domain)
-        .filter((hit) => hit.similarity >= minScore)
+        .search(vector, k, filter ?? domain)
+        .filter((hit) => hit.similarity >= minScore && admits(filter, hit.id))
         .map((hit) => ({
           id: hit.id,
           chunk: chunks[hit.id],

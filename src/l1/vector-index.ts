@@ -1,6 +1,8 @@
 import hnswlib from "hnswlib-node";
 import { LookupKnowledgeError } from "../errors.js";
 import { GraphWorker } from "./hnsw-worker.js";
+import type { ChunkFilter } from "../access/chunk-filter.js";
+import { EXACT_SCAN_MAX_CHUNKS, exactNearest, LabelVectorCache } from "./exact-search.js";
 import { labelMapProblem } from "./vector-labels.js";
 import { resolveVectorIndexOptions, VECTOR_INDEX_DEFAULTS, WORKER_MIN_VECTORS, type VectorBuildOptions, type VectorBuildThread, type VectorIndexOptions } from "./vector-index-options.js";
 
@@ -83,6 +85,8 @@ function insertInline(index: hnswlib.HierarchicalNSW, vectors: Float32Array, dim
 /** The native graph, shared by the versions of an index updated in place. */
 interface SharedGraph {
   index: hnswlib.HierarchicalNSW;
+  /** Vectors copied out for exact scans of small filtered sets, made at the first one. */
+  vectors?: LabelVectorCache;
   /** Bumped by every in-place update; a view made at an older version is stale. */
   version: number;
   /** Asynchronous writes of the graph in flight, which an in-place update must not race. */
@@ -210,6 +214,8 @@ export class VectorIndex {
   readonly #domains: readonly (string | undefined)[];
   readonly #live: number;
   readonly #efSearch: number;
+  /** Chunk number → label, made at the first exact scan. */
+  #labelOfChunk: Int32Array | null = null;
   readonly dimensions: number;
 
   private constructor(graph: SharedGraph, version: number, chunkOfLabel: Int32Array, domains: readonly (string | undefined)[], dimensions: number, efSearch: number) {
@@ -353,30 +359,55 @@ export class VectorIndex {
     return out;
   }
 
-  /** The `k` nearest chunks to `vector`, only among chunks of `domain` when given. */
-  search(vector: number[], k: number, domain: string | null = null): VectorHit[] {
+  /**
+   * The `k` nearest chunks to `vector`: only among chunks of `filter` when it is a domain, only
+   * among the chunks a {@link ChunkFilter} admits (an access scope and domain) when it is one.
+   * A filter admitting at most {@link EXACT_SCAN_MAX_CHUNKS} chunks is scanned exactly; a larger
+   * one runs inside the graph search, so that it never starves `k`.
+   */
+  search(vector: number[], k: number, filter: string | ChunkFilter | null = null): VectorHit[] {
     const live = this.#live;
     if (live === 0 || k < 1) return [];
+    const map = this.#chunkOfLabel;
+    if (filter !== null && typeof filter === "object") {
+      if (filter.size === 0) return [];
+      if (filter.size <= EXACT_SCAN_MAX_CHUNKS && this.#graph.version === this.#version) return this.#scan(vector, k, filter);
+    }
     const n = Math.min(k, live);
     const index = this.#graph.index;
     index.setEf(Math.max(this.#efSearch, n));
-    const map = this.#chunkOfLabel;
     const domains = this.#domains;
     // A superseded view shares a graph that has labels it does not know.
     const stale = this.#graph.version !== this.#version;
-    const filter =
-      domain !== null
-        ? (label: number) => label < map.length && map[label] >= 0 && domains[map[label]] === domain
-        : stale
+    const accepts =
+      filter === null
+        ? stale
           ? (label: number) => label < map.length && map[label] >= 0
-          : undefined;
-    const { neighbors, distances } = index.searchKnn(vector, n, filter);
+          : undefined
+        : typeof filter === "string"
+          ? (label: number) => label < map.length && map[label] >= 0 && domains[map[label]] === filter
+          : (label: number) => label < map.length && map[label] >= 0 && filter.admitted[map[label]] === 1;
+    const { neighbors, distances } = index.searchKnn(vector, n, accepts);
     const hits: VectorHit[] = [];
     neighbors.forEach((label, i) => {
       const chunk = label < map.length ? map[label] : -1;
       if (chunk >= 0) hits.push({ id: chunk, similarity: 1 - distances[i] });
     });
     return hits;
+  }
+
+  /** The exact plan: every admitted chunk's vector scored against the query. */
+  #scan(vector: number[], k: number, filter: ChunkFilter): VectorHit[] {
+    const graph = this.#graph;
+    graph.vectors ??= new LabelVectorCache(this.dimensions, (label) => graph.index.getPoint(label));
+    if (this.#labelOfChunk === null) {
+      const labelOf = new Int32Array(this.#domains.length).fill(-1);
+      this.#chunkOfLabel.forEach((chunk, label) => {
+        if (chunk >= 0 && chunk < labelOf.length) labelOf[chunk] = label;
+      });
+      this.#labelOfChunk = labelOf;
+    }
+    return exactNearest(vector, k, filter.ids, this.#labelOfChunk, graph.vectors);
   }
 
   /**

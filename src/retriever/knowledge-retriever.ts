@@ -39,14 +39,15 @@ function resolveLimit(limit: unknown, maxLimit: number): number {
   throw new LookupKnowledgeError("INVALID_OPTION", `option limit must be an integer from 1 to ${maxLimit} (maxLimit), got ${String(limit)}.`);
 }
 
-function resolveDomain(domain: unknown, domains: readonly string[]): string | null {
+/** `domains`: every domain of the base; `listed`: those an error may name (never one only hidden documents hold). */
+function resolveDomain(domain: unknown, domains: readonly string[], listed: readonly string[]): string | null {
   if (domain === undefined) return null;
   const normalized = typeof domain === "string" ? normalizeDomain(domain) : null;
   if (normalized === null || normalized.length > 100) {
     throw new LookupKnowledgeError("INVALID_OPTION", `option domain must be a domain name of 1 to 100 characters, got ${typeof domain === "string" ? JSON.stringify(capText(domain, 80)) : typeof domain}.`);
   }
   if (domains.length > 0 && !domains.includes(normalized)) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `option domain ${JSON.stringify(capText(normalized, 80))} is not a domain of the knowledge base; known domains: ${listDomains(domains)}.`);
+    throw new LookupKnowledgeError("INVALID_OPTION", `option domain ${JSON.stringify(capText(normalized, 80))} is not a domain of the knowledge base; known domains: ${listDomains(listed) || "none"}.`);
   }
   return normalized;
 }
@@ -70,7 +71,7 @@ export class KnowledgeBaseRetriever extends BaseRetriever<KnowledgeDocumentMetad
   readonly domain: string | null;
   readonly #runner: LookupRunner;
   /** The signal and thread id of the `invoke` in progress: `BaseRetriever` hands `_getRelevantDocuments` only a run manager. */
-  readonly #call = new AsyncLocalStorage<{ signal: AbortSignal | undefined; threadId: string | null }>();
+  readonly #call = new AsyncLocalStorage<{ signal: AbortSignal | undefined; threadId: string | null; configurable: RunnableConfig["configurable"] }>();
 
   /** @throws LookupKnowledgeError `INVALID_OPTION` naming the first bad option. */
   constructor(options: KnowledgeRetrieverOptions) {
@@ -79,20 +80,21 @@ export class KnowledgeBaseRetriever extends BaseRetriever<KnowledgeDocumentMetad
     this.#runner = createLookupRunner(options, DEFAULT_RETRIEVER_NAME);
     this.name = this.#runner.name;
     this.limit = resolveLimit(options.limit, this.#runner.settings.maxLimit);
-    this.domain = resolveDomain(options.domain, knownDomains(this.#runner.source.domains));
+    this.domain = resolveDomain(options.domain, knownDomains(this.#runner.source.domains), this.#runner.sharedDomains);
   }
 
   override invoke(input: string, options?: RunnableConfig): Promise<DocumentInterface<KnowledgeDocumentMetadata>[]> {
     // ensureConfig folds in the enclosing run's config (its signal, its thread) and turns a `timeout` into a signal.
     const ensured = ensureConfig(options);
     // The run is named after the retriever, as its trace lines are, unless the call names it.
-    return this.#call.run({ signal: ensured.signal, threadId: threadIdOf(ensured) }, () => super.invoke(input, { ...options, runName: options?.runName ?? this.name }));
+    // The configurable (the caller's user, for an access function) goes along: BaseRetriever hands it no config.
+    return this.#call.run({ signal: ensured.signal, threadId: threadIdOf(ensured), configurable: ensured.configurable }, () => super.invoke(input, { ...options, runName: options?.runName ?? this.name }));
   }
 
   override async _getRelevantDocuments(query: string, runManager?: CallbackManagerForRetrieverRun): Promise<DocumentInterface<KnowledgeDocumentMetadata>[]> {
     const call = this.#call.getStore();
     const signal = call?.signal;
-    const config: RunnableConfig = { callbacks: runManager?.getChild(), ...(signal ? { signal } : {}) };
+    const config: RunnableConfig = { callbacks: runManager?.getChild(), ...(signal ? { signal } : {}), ...(call?.configurable ? { configurable: call.configurable } : {}) };
     // The trace line names the retriever's own run (no tool call): what LangSmith shows for this query.
     const identity = { toolCallId: null, runId: runManager?.runId ?? null, threadId: call?.threadId ?? null };
     return evidenceToDocuments(await this.#runner.run({ query, domain: this.domain, limit: this.limit }, config, identity));

@@ -2,7 +2,6 @@ import { tool } from "@langchain/core/tools";
 import { LookupKnowledgeError } from "../errors.js";
 import { TOOL_NAME, type RetrievalOptions } from "../graph/options.js";
 import type { LookupResult } from "../types.js";
-import { knownDomains } from "./domain-labels.js";
 import { formatEvidence } from "./format-evidence.js";
 import { createLookupRunner, normalizeDomain } from "./lookup-runner.js";
 import { createLookupKnowledgeSchema, DEFAULT_LIMIT } from "./schema.js";
@@ -58,14 +57,15 @@ function checkDescription(description: unknown): string | undefined {
 export function createLookupKnowledgeTool(options: LookupKnowledgeToolOptions) {
   const custom = checkDescription((options as Partial<LookupKnowledgeToolOptions> | null | undefined)?.description);
   const runner = createLookupRunner(options, TOOL_NAME);
-  const domains = knownDomains(runner.source.domains);
+  // The domains the model may be told: never one only hidden documents hold.
+  const domains = runner.sharedDomains;
   const description = custom ?? describeLookupKnowledge(domains);
   const defaultLimit = Math.min(DEFAULT_LIMIT, runner.settings.maxLimit);
 
   const lookup = tool(
     async (input, config): Promise<[string, LookupResult]> => {
       const result = await runner.run({ query: input.query, domain: normalizeDomain(input.domain), limit: input.limit ?? defaultLimit }, config);
-      return [formatEvidence(result, { knownDomains: domains }), result];
+      return [formatEvidence(result, { knownDomains: runner.domainsOf(result) }), result];
     },
     { name: runner.name, description, schema: createLookupKnowledgeSchema(runner.settings.maxLimit, { domains }), responseFormat: "content_and_artifact" },
   );

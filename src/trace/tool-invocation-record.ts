@@ -33,6 +33,13 @@ export interface ToolInvocationRecord {
   status: "success" | "error";
   input: { query: string; domain: string | null; limit: number };
   corpus_fingerprint: string | null;
+  /**
+   * The access scope the lookup ran under, for an audit to replay who saw what: the caller's
+   * groups (sorted, cut to the trace bounds: `group_count` is how many there were) and their
+   * digest; null for an unscoped lookup; in an error record also null when the scope could not be
+   * established (`error_type` `ACCESS_DENIED`). Absent in lines written before access scopes.
+   */
+  access?: { groups: string[]; group_count: number; digest: string } | null;
   error?: string;
   /** Error records: the class of the failure (the `LookupKnowledgeError` code, else the error's name), OpenTelemetry's `error.type`. */
   error_type?: string;

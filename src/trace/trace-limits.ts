@@ -48,6 +48,9 @@ export const TRACE_FIELD_LIMITS: Readonly<Record<string, Partial<TraceFieldLimit
   fallback_reason: IDENTITY,
   level: IDENTITY,
   corpus_fingerprint: IDENTITY,
+  digest: IDENTITY,
+  // The scope's groups: the digest names the whole scope when a long list is cut.
+  groups: { maxItems: 100, maxChars: 256 },
   query: { maxChars: 1_000 },
   domain: { maxChars: 200 },
   domain_filter: { maxChars: 200 },

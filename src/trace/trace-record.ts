@@ -1,3 +1,4 @@
+import type { AppliedScope } from "../access/access-scope.js";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { capText, sliceWhole } from "../text/cap-text.js";
 import type { EvidenceBlock, LookupResult, LookupTimings } from "../types.js";
@@ -46,6 +47,13 @@ export interface TraceContext {
   timings?: Pick<LookupTimings, "l0Ms" | "l1Ms" | "mergeMs" | "totalMs"> & { embedMs?: number };
   /** The run the lookup belongs to; every id null when not given. */
   identity?: RunIdentity;
+  /** The access scope the lookup ran under; null (or absent) for an unscoped lookup or a scope that could not be established. */
+  access?: AppliedScope | null;
+}
+
+/** The record's `access` field. */
+function accessField(scope: AppliedScope | null | undefined): ToolInvocationRecord["access"] {
+  return scope == null ? null : { groups: [...scope.groups], group_count: scope.groups.length, digest: scope.digest };
 }
 
 /** A duration as the trace keeps it: rounded to 0.01 ms, 0 for anything not a finite positive number. */
@@ -93,6 +101,7 @@ export function toTraceRecord(result: LookupResult, context: TraceContext): Tool
     status: "success",
     input: context.input,
     corpus_fingerprint: context.corpusFingerprint,
+    access: accessField(context.access),
     retrieval_details: {
       retrieval_layer: result.retrievalLayer,
       l0: {
@@ -130,6 +139,7 @@ export function toErrorRecord(invocationId: string, context: Omit<TraceContext, 
     status: "error",
     input: context.input,
     corpus_fingerprint: context.corpusFingerprint,
+    access: accessField(context.access),
     error: errorMessage(error),
     error_type: errorTypeOf(error),
     retrieval_details: null,

@@ -32,6 +32,7 @@ describe("buildLookupResult", () => {
       runStartedAt: 0,
       runIdentity: NO_RUN_IDENTITY,
       timings: {},
+      scope: null,
       hints: NO_HINTS,
       l0Candidates: [],
       domainFilter: null,

@@ -38,6 +38,7 @@ const LOOKUP_RESULT_KEYS = [
   "evidenceCount",
   "contentTruncated",
   "traceWritten",
+  "access",
   "timings",
 ] as const satisfies readonly (keyof LookupResult)[];
 type Unlisted = Exclude<keyof LookupResult, (typeof LOOKUP_RESULT_KEYS)[number]>;

@@ -67,6 +67,7 @@ export function createDedupeAndTraceNode({ l0Weight, traceSink, toolName, corpus
       l1Error: state.l1Error,
       timings: { ...stages, totalMs: elapsedMs(state.runStartedAt, traceStarted) },
       identity: state.runIdentity,
+      access: state.scope,
     });
     const traceWritten = await appendTrace(traceSink, record);
     const finished = clock();

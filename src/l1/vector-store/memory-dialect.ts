@@ -1,6 +1,6 @@
 import type { DocumentInterface } from "@langchain/core/documents";
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
-import { ROW_GENERATION_KEY, ROW_ID_KEY, ROW_NAMESPACE_KEY, type VectorStoreDialect } from "./vector-store-dialect.js";
+import { ROW_ACCESS_KEY, ROW_GENERATION_KEY, ROW_ID_KEY, ROW_NAMESPACE_KEY, type VectorStoreDialect } from "./vector-store-dialect.js";
 
 /** The field of `MemoryVectorStore` this dialect edits. */
 interface MemoryRows {
@@ -15,9 +15,12 @@ interface MemoryRows {
 export const memoryDialect: VectorStoreDialect = {
   name: "memory",
   filter:
-    ({ namespace, generation, domain }) =>
+    ({ namespace, generation, domain, access }) =>
     (doc: DocumentInterface) =>
-      doc.metadata[ROW_NAMESPACE_KEY] === namespace && doc.metadata[ROW_GENERATION_KEY] === generation && (domain === null || doc.metadata.domain === domain),
+      doc.metadata[ROW_NAMESPACE_KEY] === namespace &&
+      doc.metadata[ROW_GENERATION_KEY] === generation &&
+      (domain === null || doc.metadata.domain === domain) &&
+      (access == null || access.includes(doc.metadata[ROW_ACCESS_KEY] as string)),
   similarity: (score) => score,
   async deleteIds(store: VectorStoreInterface, ids: string[]) {
     const gone = new Set(ids);

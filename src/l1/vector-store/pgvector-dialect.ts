@@ -1,5 +1,5 @@
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
-import { ROW_GENERATION_KEY, ROW_NAMESPACE_KEY, type VectorStoreDialect } from "./vector-store-dialect.js";
+import { ROW_ACCESS_KEY, ROW_GENERATION_KEY, ROW_NAMESPACE_KEY, type VectorStoreDialect } from "./vector-store-dialect.js";
 
 /** The part of a `pg` pool or client this dialect touches. */
 interface ErrorEmitter {
@@ -35,13 +35,20 @@ function distanceOf(score: number, strategy: string, normalization: string | und
 
 /**
  * `PGVectorStore` (`@langchain/community/vectorstores/pgvector`, Postgres with pgvector): the
- * filter is its metadata filter (`WHERE metadata->>'domain' = $n` in the search's own query), and its scores are distances of its
+ * filter is its metadata filter (`WHERE metadata->>'domain' = $n AND metadata->>'lk_acl' IN (...)` in the search's own query,
+ * parameterised), and its scores are distances of its
  * `distanceStrategy` (or its normalised similarities, with `scoreNormalization: "similarity"`).
  * For unit-length vectors (the default embedder's) all three strategies give the cosine.
  */
 export const pgvectorDialect: VectorStoreDialect = {
   name: "pgvector",
-  filter: ({ namespace, generation, domain }) => ({ [ROW_NAMESPACE_KEY]: namespace, [ROW_GENERATION_KEY]: generation, ...(domain === null ? {} : { domain }) }),
+  filter: ({ namespace, generation, domain, access }) => ({
+    [ROW_NAMESPACE_KEY]: namespace,
+    [ROW_GENERATION_KEY]: generation,
+    ...(domain === null ? {} : { domain }),
+    // `metadata->>'lk_acl' IN ($4, $5, ...)`: the store binds each key as a parameter.
+    ...(access == null ? {} : { [ROW_ACCESS_KEY]: { in: access } }),
+  }),
   similarity(score, store) {
     const { distanceStrategy = "cosine", scoreNormalization } = store as PgVectorFields;
     if (distanceStrategy === "innerProduct") return scoreNormalization === "similarity" ? score : -score; // `<#>` is the negative inner product

@@ -13,6 +13,12 @@ export interface RowScope {
   generation: string;
   /** Only rows of this domain; null: every domain. */
   domain: string | null;
+  /**
+   * Only rows whose `lk_acl` is one of these keys (the label sets the lookup's access scope may
+   * read; never empty); null: every row (an unscoped lookup). A dialect that ignores it stays
+   * safe (hits outside the scope are dropped after the search) but returns fewer than `k` hits.
+   */
+  access?: string[] | null;
 }
 
 /**
@@ -24,11 +30,12 @@ export interface RowScope {
  * // Qdrant (@langchain/qdrant), cosine collection: not run against a Qdrant server here.
  * const qdrantDialect: VectorStoreDialect = {
  *   name: "qdrant",
- *   filter: ({ namespace, generation, domain }) => ({
+ *   filter: ({ namespace, generation, domain, access }) => ({
  *     must: [
  *       { key: "metadata.lk_kb", match: { value: namespace } },
  *       { key: "metadata.lk_gen", match: { value: generation } },
  *       ...(domain === null ? [] : [{ key: "metadata.domain", match: { value: domain } }]),
+ *       ...(access == null ? [] : [{ key: "metadata.lk_acl", match: { any: access } }]),
  *     ],
  *   }),
  *   similarity: (score) => score,
@@ -37,7 +44,11 @@ export interface RowScope {
 export interface VectorStoreDialect {
   /** Recorded in the manifest (a-z, 0-9, `_`, `-`; at most 64); a load checks that its store is of this dialect. */
   readonly name: string;
-  /** The store's filter for rows whose metadata has `lk_kb` = namespace, `lk_gen` = generation and, unless null, `domain` = domain; applied inside its search. */
+  /**
+   * The store's filter for rows whose metadata has `lk_kb` = namespace, `lk_gen` = generation,
+   * unless null `domain` = domain, and unless null `lk_acl` in `access`; applied inside its search,
+   * with values passed as parameters (never spliced into a query).
+   */
   filter(scope: RowScope): unknown;
   /** The store's score of a hit as a cosine similarity (higher is closer), e.g. `1 - distance`. */
   similarity(score: number, store: VectorStoreInterface): number;
@@ -69,6 +80,8 @@ export const ROW_ID_KEY = "lk_id";
 export const ROW_NAMESPACE_KEY = "lk_kb";
 /** The generation of rows the row belongs to. */
 export const ROW_GENERATION_KEY = "lk_gen";
+/** The row's access key: `open` for an unlabelled chunk, else a digest of its `access` groups (see `access-key.ts`). */
+export const ROW_ACCESS_KEY = "lk_acl";
 
 /** Deletes rows through the dialect or the store's own `delete`. */
 export async function deleteRows(store: VectorStoreInterface, dialect: VectorStoreDialect, ids: string[]): Promise<void> {

@@ -1,5 +1,6 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
+import { admits } from "../../access/chunk-filter.js";
 import { errorDetail, LookupKnowledgeError } from "../../errors.js";
 import type { TermCoverage } from "../../l0/term-coverage.js";
 import { tokenize } from "../../text/tokenize.js";
@@ -46,13 +47,14 @@ function hitsOf(raw: unknown): [unknown, unknown][] {
  */
 export function createVectorStoreL1Searcher({ store, dialect, chunks, chunkOfRow, rows, embeddings, dimensions, coverage }: VectorStoreL1Deps): L1Searcher {
   return {
-    async search(query, { domain, k, minScore, timeoutMs = 0, signal, onQueryEmbedded }) {
+    async search(query, { domain, filter = null, rowKeys = null, k, minScore, timeoutMs = 0, signal, onQueryEmbedded }) {
+      if ((filter !== null && filter.size === 0) || (rowKeys !== null && rowKeys.length === 0)) return [];
       const started = Date.now();
       const vector = await embedQueryChecked(embeddings, query, dimensions, { timeoutMs, signal, onQueryEmbedded });
       const left = remainingMs(timeoutMs, started);
       let raw: unknown;
       try {
-        raw = await withDeadline(async () => store.similaritySearchVectorWithScore(vector, k, dialect.filter({ ...rows, domain }) as never), {
+        raw = await withDeadline(async () => store.similaritySearchVectorWithScore(vector, k, dialect.filter({ ...rows, domain, access: rowKeys === null ? null : [...rowKeys] }) as never), {
           timeoutMs: left,
           signal,
           onTimeout: () => new LookupKnowledgeError("VECTOR_STORE_TIMEOUT", `the ${dialect.name} vector store did not answer within ${timeoutMs} ms; check the database, or raise l1.timeoutMs.`),
@@ -75,8 +77,8 @@ export function createVectorStoreL1Searcher({ store, dialect, chunks, chunkOfRow
         const rowId = typeof metadata === "object" && metadata !== null ? (metadata as Record<string, unknown>)[ROW_ID_KEY] : undefined;
         const id = typeof rowId === "string" ? chunkOfRow.get(rowId) : undefined;
         if (id === undefined || seen.has(id) || typeof score !== "number" || !Number.isFinite(score)) continue;
-        // A store whose filter let another domain through still keeps the L1 contract.
-        if (domain !== null && chunks[id].meta.domain !== domain) continue;
+        // A store whose filter let another domain or another audience's rows through still keeps the L1 contract.
+        if ((domain !== null && chunks[id].meta.domain !== domain) || !admits(filter, id)) continue;
         const similarity = dialect.similarity(score, store);
         // A cosine outside [-1, 1] is a score the dialect misreads: garbage, not a strong match.
         if (!Number.isFinite(similarity) || similarity > 1 + 1e-6 || similarity < -1 - 1e-6 || similarity < minScore) continue;
