@@ -11,6 +11,8 @@ export interface OptionSpec {
   default?: string | boolean;
   /** A one-letter alias. */
   short?: string;
+  /** A string flag that may be given several times, each value kept (in `ParsedCommand.lists`). @default false: the last one counts */
+  multiple?: boolean;
 }
 
 /** A positional argument as `--help` shows it. */
@@ -24,6 +26,8 @@ export interface PositionalSpec {
 /** Flags and positionals of one parsed command line. */
 export interface ParsedCommand {
   values: Record<string, string | boolean | undefined>;
+  /** Every value of each `multiple` flag given, in order. */
+  lists: Record<string, string[]>;
   positionals: string[];
 }
 

@@ -43,7 +43,8 @@ function tokenProblem(spec: CommandSpec, options: Record<string, OptionSpec>, to
 
 /**
  * Parses `argv` against the command's definition (plus `--help`, which wins over any other
- * problem). Flags may repeat (the last one counts); `--` ends the flags.
+ * problem). Flags may repeat (the last one counts, and a `multiple` flag keeps each value in
+ * `lists`); `--` ends the flags.
  * @throws LookupKnowledgeError `USAGE` for an unknown flag (with the closest known one), a string
  * flag without a value, a boolean flag given one (`--json=x`), an argument the command does not
  * take, or a missing required positional.
@@ -54,6 +55,7 @@ export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
   const { tokens } = parseArgs({ args: argv, options: config, allowPositionals: true, strict: false, tokens: true });
   const values: ParsedCommand["values"] = {};
   for (const [name, option] of Object.entries(options)) if (option.default !== undefined) values[name] = option.default;
+  const lists: ParsedCommand["lists"] = {};
   const positionals: string[] = [];
   let problem: string | null = null;
   for (const token of tokens) {
@@ -63,15 +65,16 @@ export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
       if (!spec.positionals?.length) problem ??= `unexpected argument ${JSON.stringify(token.value)}; ${spec.name} takes no arguments, only options.`;
       continue;
     }
-    if (token.name === "help" && !token.inlineValue) return { values: { ...values, help: true }, positionals };
+    if (token.name === "help" && !token.inlineValue) return { values: { ...values, help: true }, lists, positionals };
     const wrong = tokenProblem(spec, options, token);
     problem ??= wrong;
     if (wrong === null) values[token.name] = options[token.name].type === "boolean" ? true : token.value;
+    if (wrong === null && options[token.name].multiple === true && token.value !== undefined) (lists[token.name] ??= []).push(token.value);
   }
   if (problem !== null) throw usageError(spec.name, problem);
   const required = (spec.positionals ?? []).filter((p) => p.required);
   if (required.length > 0 && positionals.join(" ").trim().length === 0) {
     throw usageError(spec.name, `missing ${required.map((p) => `<${p.name}>`).join(" ")}.`);
   }
-  return { values, positionals };
+  return { values, lists, positionals };
 }

@@ -34,8 +34,9 @@ export function checkFolder(name: string, value: unknown): string {
  */
 export function resolveBuildOptions(options: KnowledgeBaseOptions): BuildSettings {
   try {
+    const settings = resolveReadable(options);
     checkUnlabelled(options.unlabelled);
-    return resolveReadable(options);
+    return settings;
   } catch (error) {
     if (error instanceof LookupKnowledgeError) throw error;
     throw new LookupKnowledgeError("INVALID_OPTION", `the build options cannot be read (${errorMessage(error)}).`, { cause: error });

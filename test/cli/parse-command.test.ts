@@ -33,7 +33,7 @@ function usageMessage(spec: CommandSpec, argv: string[]): string {
 
 describe("parseCommand", () => {
   it("applies the defaults, keeps the positionals and lets a repeated flag's last value win", () => {
-    expect(parseCommand(QUERY, ["how", "--limit", "3", "now", "--limit=7"])).toEqual({ values: { limit: "7", json: false }, positionals: ["how", "now"] });
+    expect(parseCommand(QUERY, ["how", "--limit", "3", "now", "--limit=7"])).toEqual({ values: { limit: "7", json: false }, lists: {}, positionals: ["how", "now"] });
   });
 
   it("takes a negative number as a value, so that the range check can name it", () => {

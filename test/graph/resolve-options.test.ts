@@ -13,6 +13,7 @@ describe("resolveRetrievalOptions", () => {
       fusion: { l0Weight: 0.8 },
       relevance: { strongCoverage: 0.6, partialCoverage: 0.35, semanticSupport: 0.3, strongSimilarity: 0.7 },
       evidence: { maxBlockChars: 4000, maxTotalChars: 16_000 },
+      access: { option: null, timeoutMs: 5000 },
     });
     expect(resolveRetrievalOptions({})).toEqual(RETRIEVAL_DEFAULTS);
   });
@@ -31,6 +32,8 @@ describe("resolveRetrievalOptions", () => {
     [{ l1: { minScore: 2 } }, /l1\.minScore must be a number from -1 to 1, got 2/],
     [{ l1: { timeoutMs: -5 } }, /l1\.timeoutMs must be a number from 0/],
     [{ l1: { timeoutMs: Number.NaN } }, /l1\.timeoutMs .* got NaN/],
+    [{ accessTimeoutMs: -1 }, /accessTimeoutMs must be a number from 0/],
+    [{ access: { groups: "hr" as unknown as string[] } }, /option access must be \{ groups: string\[\] \}/],
     [{ l1: { enabled: "no" as unknown as boolean } }, /l1\.enabled must be true or false/],
     [{ fusion: { l0Weight: 1.5 } }, /fusion\.l0Weight must be a number from 0 to 1/],
     [{ evidence: { maxBlockChars: 0 } }, /evidence\.maxBlockChars must be an integer from 1/],

@@ -217,7 +217,7 @@ describe("writeRows", () => {
   it("writes each row's vector, row id (as document id and in ids), content, and metadata with its namespace and generation", async () => {
     const store = new RecordingVectorStore();
     await writeRows(store, PLAIN, CHUNKS, LSA, ROWS, additions([0, 1, 2], true), { batchSize: 10, timeoutMs: 0 });
-    const rowMeta = (chunk: number, source: string, title: string | null, domain: string | null) => ({ lk_kind: "chunk", lk_kb: "handbook", lk_gen: "0123456789abcdef", lk_id: idOf(chunk), source, title, domain });
+    const rowMeta = (chunk: number, source: string, title: string | null, domain: string | null) => ({ lk_kind: "chunk", lk_kb: "handbook", lk_gen: "0123456789abcdef", lk_id: idOf(chunk), lk_acl: "open", source, title, domain });
     expect(store.calls).toEqual([
       {
         op: "add",

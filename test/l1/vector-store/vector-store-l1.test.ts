@@ -123,7 +123,7 @@ describe("createVectorStoreL1Searcher", () => {
   it("asks the store with the query's vector and k, filtered on the namespace and generation alone when the lookup has no domain", async () => {
     const { searcher, store, dialect } = searcherWith(async () => []);
     await searcher.search("refund window", { ...OPTIONS, k: 7 });
-    const scope = { namespace: "handbook", generation: "0123456789abcdef", domain: null };
+    const scope = { namespace: "handbook", generation: "0123456789abcdef", domain: null, access: null };
     expect(store.calls).toEqual([{ vector: QUERY_VECTOR, k: 7, filter: { where: scope }, arity: 3 }]);
     expect((dialect as ReturnType<typeof distanceDialect>).filters).toEqual([scope]);
   });
@@ -131,7 +131,7 @@ describe("createVectorStoreL1Searcher", () => {
   it("passes the dialect's filter of the namespace, generation and domain to the store and names the domain in each hit's reasons", async () => {
     const { searcher, store, dialect } = searcherWith(async () => [[row(0), 0.2]]);
     const hits = await searcher.search("refund window", { ...OPTIONS, domain: "billing" });
-    const scope = { namespace: "handbook", generation: "0123456789abcdef", domain: "billing" };
+    const scope = { namespace: "handbook", generation: "0123456789abcdef", domain: "billing", access: null };
     expect(store.calls[0].filter).toEqual({ where: scope });
     expect((dialect as ReturnType<typeof distanceDialect>).filters).toEqual([scope]);
     expect(hits[0].hitReasons).toEqual(["L1:similarity:0.80", "L1:domain_filter:billing"]);
