@@ -20,7 +20,16 @@ export interface BenchOptions {
   childTimeoutMs: number | null;
   /** Keep the generated corpus and indexes in the temp folder. */
   keepTemp: boolean;
+  /** Chunks of the filtered-lookup run (access groups and domains); null skips it. Default: the largest size. */
+  filterSize: number | null;
+  /** Admitted-set sizes of the L1 plan rows (exact scan against the graph with the filter). */
+  filterPlanSizes: number[];
+  /** Run only this step (no per-size build, load and query, no incremental run); null: everything. */
+  only: "filter" | null;
 }
+
+/** Admitted-set sizes at which both L1 plans are timed, around the cut-over EXACT_SCAN_MAX_CHUNKS (6,000). */
+export const FILTER_PLAN_SIZES = [1_000, 2_000, 3_000, 4_000, 6_000, 8_000, 10_000, 20_000, 50_000];
 
 /** Sizes of a full run. */
 export const FULL_SIZES = [1_000, 10_000, 100_000];
@@ -33,13 +42,19 @@ export const QUICK_MEASURE: MeasureSettings = { warmupCalls: 5, warmupMs: 300, b
 
 export const USAGE = `usage: npm run bench -- [--sizes 1000,10000,100000] [--quick] [--dataset DIR] [--out DIR]
        [--incremental-size 10000 | --no-incremental] [--budget-s 60] [--max-calls 1200]
-       [--child-timeout-s N] [--keep-temp]
+       [--child-timeout-s N] [--keep-temp] [--filter-size N | --no-filter] [--filter-plan-sizes 1000,...]
+       [--only filter]
   --quick            smoke run: 1,000 chunks, a few calls per system, no incremental run
   --sizes            chunk counts, one child process each (default ${FULL_SIZES.join(",")})
   --dataset          BEIR SciFact folder (default ../shared/datasets/scifact next to the repository)
   --out              where latest.json and latest.html go (default bench/results)
   --budget-s         timed-call budget per system and size in seconds; slow systems get fewer calls (default 60)
-  --max-calls        timed calls per system at most (default 1200)`;
+  --max-calls        timed calls per system at most (default 1200)
+  --filter-size      chunks of the filtered-lookup run: access groups and domains of 0.1% to 100%,
+                     the tool per filter side by side, L1 recall@10, both L1 plans (default: the largest size)
+  --no-filter        skip the filtered-lookup run
+  --filter-plan-sizes  admitted-set sizes of the L1 plan rows (default ${FILTER_PLAN_SIZES.join(",")})
+  --only filter      run the filtered-lookup step alone (at --filter-size, else the largest of --sizes)`;
 
 function positiveInteger(flag: string, text: string | undefined): number {
   const value = Number(text?.replace(/_/g, ""));
@@ -61,6 +76,9 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
   let maxCalls: number | null = null;
   let childTimeoutS: number | null = null;
   let keepTemp = false;
+  let filterSize: number | null | undefined;
+  let filterPlanSizes: number[] = FILTER_PLAN_SIZES;
+  let only: "filter" | null = null;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
@@ -104,6 +122,27 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
       case "--keep-temp":
         keepTemp = true;
         break;
+      case "--filter-size":
+        filterSize = positiveInteger(flag, value());
+        break;
+      case "--no-filter":
+        filterSize = null;
+        break;
+      case "--filter-plan-sizes":
+        filterPlanSizes = [
+          ...new Set(
+            value()
+              .split(",")
+              .map((part) => positiveInteger(flag, part.trim())),
+          ),
+        ].sort((a, b) => a - b);
+        break;
+      case "--only": {
+        const step = value();
+        if (step !== "filter") throw new BenchError(`--only takes filter, got ${step}. ${USAGE.split("\n")[0]}`);
+        only = step;
+        break;
+      }
       default:
         throw new BenchError(`unknown argument ${flag}. ${USAGE.split("\n")[0]}`);
     }
@@ -111,6 +150,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
   const base = quick ? QUICK_MEASURE : FULL_MEASURE;
   const measure = { ...base, ...(budgetS !== null ? { budgetMs: budgetS * 1000 } : {}), ...(maxCalls !== null ? { maxCalls } : {}) };
   const chosen = sizes ?? (quick ? [1_000] : FULL_SIZES);
+  if (only === "filter" && filterSize === null) throw new BenchError("--only filter and --no-filter leave nothing to run.");
   return {
     mode: quick ? "quick" : "full",
     sizes: [...new Set(chosen)].sort((a, b) => a - b),
@@ -122,6 +162,9 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
     serveQueries: quick ? 20 : null,
     childTimeoutMs: childTimeoutS === null ? null : childTimeoutS * 1000,
     keepTemp,
+    filterSize: filterSize === undefined ? Math.max(...chosen) : filterSize,
+    filterPlanSizes,
+    only,
   };
 }
 

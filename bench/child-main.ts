@@ -6,6 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { errorText } from "./bench-error.js";
 import { runBuildTask } from "./tasks/build-task.js";
+import { runFilterTask } from "./tasks/filter-task.js";
 import { runIncrementalTask } from "./tasks/incremental-task.js";
 import { runLoadTask } from "./tasks/load-task.js";
 import { runQueryTask } from "./tasks/query-task.js";
@@ -21,6 +22,8 @@ async function runTask(spec: TaskSpec, keep: KeepPartial, log: (line: string) =>
       return runQueryTask(spec, keep, log);
     case "incremental":
       return runIncrementalTask(spec, keep, log);
+    case "filter":
+      return runFilterTask(spec, keep, log);
   }
 }
 

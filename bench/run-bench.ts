@@ -19,6 +19,7 @@ import { computeRatios } from "./report/ratios.js";
 import type { BenchReport, Failure, SizeReport } from "./report/report-model.js";
 import { runChild, type ChildOutcome } from "./spawn-child.js";
 import type { BuildResult } from "./tasks/build-task.js";
+import type { FilterResult } from "./tasks/filter-task.js";
 import type { IncrementalResult } from "./tasks/incremental-task.js";
 import type { LoadResult } from "./tasks/load-task.js";
 import type { QueryResult } from "./tasks/query-task.js";
@@ -78,12 +79,14 @@ async function main(): Promise<number> {
   const work = await mkdtemp(join(tmpdir(), "lookup-knowledge-bench-"));
   const resultDir = join(work, "results");
   await mkdir(resultDir, { recursive: true });
-  say(`sizes ${options.sizes.join(", ")}; working in ${work}`);
+  const steps = options.only === "filter" ? `only the filtered lookups at ${options.filterSize}` : `sizes ${options.sizes.join(", ")}${options.filterSize !== null ? `; filtered lookups at ${options.filterSize}` : ""}`;
+  say(`${steps}; working in ${work}`);
   const failures: Failure[] = [];
   const sizes: SizeReport[] = [];
   let incremental: Partial<IncrementalResult> | null = null;
+  let filter: Partial<FilterResult> | null = null;
   try {
-    for (const size of options.sizes) {
+    for (const size of options.only === null ? options.sizes : []) {
       const sizeDir = join(work, `size-${size}`);
       await mkdir(sizeDir, { recursive: true });
       const indexDir = join(sizeDir, "index");
@@ -96,12 +99,20 @@ async function main(): Promise<number> {
       // The index of a finished size is not needed again; 100k indexes are hundreds of MB.
       if (!options.keepTemp) await rm(sizeDir, { recursive: true, force: true });
     }
-    if (options.incrementalSize !== null) {
+    if (options.incrementalSize !== null && options.only === null) {
       const size = options.incrementalSize;
       const workDir = join(work, `incremental-${size}`);
       await mkdir(workDir, { recursive: true });
       incremental = await step<IncrementalResult>({ task: "incremental", size, dataset: options.dataset, workDir, sectionsPerFile: options.sectionsPerFile }, options, resultDir, failures);
       incremental ??= (failures.find((f) => f.step === "incremental")?.partial as Partial<IncrementalResult> | undefined) ?? null;
+    }
+    if (options.filterSize !== null) {
+      const size = options.filterSize;
+      const workDir = join(work, `filter-${size}`);
+      await mkdir(workDir, { recursive: true });
+      filter = await step<FilterResult>({ task: "filter", size, dataset: options.dataset, workDir, measure: options.measure, planSizes: options.filterPlanSizes }, options, resultDir, failures);
+      filter ??= (failures.find((f) => f.step === "filter")?.partial as Partial<FilterResult> | undefined) ?? null;
+      if (!options.keepTemp) await rm(workDir, { recursive: true, force: true });
     }
   } finally {
     if (!options.keepTemp) await rm(work, { recursive: true, force: true });
@@ -122,6 +133,7 @@ async function main(): Promise<number> {
     measure: options.measure,
     sizes,
     incremental,
+    filter,
     goals: checkGoals(sizes, incremental),
     failures,
     notes: notesFor(sizes),
@@ -131,7 +143,15 @@ async function main(): Promise<number> {
   const htmlFile = join(options.outDir, "latest.html");
   await writeFile(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(htmlFile, renderHtmlReport(report));
-  process.stdout.write(`${formatReport(report)}\n\nwrote ${jsonFile} and ${htmlFile}\n`);
+  const written = [jsonFile, htmlFile];
+  // The committed figures of the filtered lookups: a full run's only (a --quick run is a smoke test).
+  if (filter !== null && options.mode === "full") {
+    const filterFile = join(options.outDir, "filtered-lookups.json");
+    const { schema: _schema, sizes: _sizes, incremental: _incremental, goals: _goals, filter: _filter, notes: _notes, ...run } = report;
+    await writeFile(filterFile, `${JSON.stringify({ schema: "lookup-knowledge-bench-filter/1", ...run, filter }, null, 2)}\n`);
+    written.push(filterFile);
+  }
+  process.stdout.write(`${formatReport(report)}\n\nwrote ${written.join(", ")}\n`);
   return failures.length === 0 ? 0 : 1;
 }
 

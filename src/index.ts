@@ -71,3 +71,6 @@ export { createKnowledgeRetriever, DEFAULT_RETRIEVER_NAME, KnowledgeBaseRetrieve
 export { evidenceToDocuments, type KnowledgeDocumentMetadata } from "./retriever/evidence-documents.js";
 export { connectPgVectorStore, type PgVectorConnectOptions, type PgVectorConnection } from "./l1/vector-store/connect-pgvector.js";
 export type { CorpusCalibration } from "./calibration/calibration.js";
+export type { AccessOption, AccessScope, AppliedScope, UnlabelledPolicy } from "./access/access-scope.js";
+export type { AccessControl } from "./access/chunk-access.js";
+export type { ChunkFilter } from "./access/chunk-filter.js";

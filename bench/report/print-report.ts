@@ -1,5 +1,5 @@
 import type { BenchReport } from "./report-model.js";
-import { buildLine, goalTable, incrementalLines, latencyTable, ratioLine, stageTable } from "./summary-rows.js";
+import { buildLine, filterLines, goalTable, incrementalLines, latencyTable, ratioLine, stageTable } from "./summary-rows.js";
 import { formatTable } from "./text-table.js";
 
 /** The compact stdout summary of a run. */
@@ -20,6 +20,8 @@ export function formatReport(report: BenchReport): string {
   }
   const incremental = incrementalLines(report);
   if (incremental.length > 0) out.push("", ...incremental);
+  const filter = filterLines(report);
+  if (filter.length > 0) out.push("", ...filter);
   const goals = goalTable(report.goals);
   out.push("", "goals (from the issue; checked from the measured values):", formatTable(goals.header, goals.rows));
   for (const note of report.notes) out.push(`note: ${note}`);

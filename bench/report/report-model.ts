@@ -1,5 +1,6 @@
 import type { MeasureSettings } from "../measure/measure-systems.js";
 import type { BuildResult } from "../tasks/build-task.js";
+import type { FilterResult } from "../tasks/filter-task.js";
 import type { IncrementalResult } from "../tasks/incremental-task.js";
 import type { LoadResult } from "../tasks/load-task.js";
 import type { QueryResult } from "../tasks/query-task.js";
@@ -21,7 +22,7 @@ export interface MachineInfo {
 
 /** A step that did not finish. */
 export interface Failure {
-  step: "build" | "load" | "query" | "incremental";
+  step: "build" | "load" | "query" | "incremental" | "filter";
   size: number;
   message: string;
   /** What the step measured before it failed. */
@@ -52,6 +53,8 @@ export interface BenchReport {
   sizes: SizeReport[];
   /** The incremental run; a failed one keeps what it measured before it failed (the full build). */
   incremental: Partial<IncrementalResult> | null;
+  /** The filtered-lookup run (access groups and domains of 0.1% to 100%); a failed one keeps what it measured before. Absent in older reports. */
+  filter?: Partial<FilterResult> | null;
   goals: GoalCheck[];
   failures: Failure[];
   notes: string[];

@@ -1,6 +1,8 @@
 import type { GoalCheck } from "./goals.js";
 import type { BenchReport, SizeReport } from "./report-model.js";
-import { formatMs, formatRatio, formatValue } from "./text-table.js";
+import type { FilterResult } from "../tasks/filter-task.js";
+import { percentLabel } from "../tasks/filter-labels.js";
+import { formatMs, formatRatio, formatTable, formatValue } from "./text-table.js";
 
 /** A table as header and rows of text, for stdout and the HTML page alike. */
 export interface TextTable {
@@ -78,6 +80,68 @@ export function incrementalLines(report: Pick<BenchReport, "incremental" | "fail
   if (inc?.fullRebuild) {
     lines.push(`  full rebuild + save of the edited folder: ${s(inc.fullRebuild.totalMs)}`);
     if (inc.inMemory) lines.push(`  update + save is ${formatRatio(inc.fullRebuild.totalMs / inc.inMemory.totalMs)} faster than the full rebuild`);
+  }
+  if (failure) lines.push(`  FAILED: ${failure.message}`);
+  return lines;
+}
+
+/** The filtered-lookup rows: tool latency per filter against the unfiltered tool, L1 recall@10 against exact search. */
+export function filterTable(filter: Partial<FilterResult>): TextTable {
+  const header = ["selectivity", "filter", "admitted", "L1 plan", "calls", "p50 ms", "p99 ms", "p50/unfiltered", "L1 p50 ms", "L1 recall@10"];
+  const rows = (filter.rows ?? []).map((row) => [
+    row.kind === "none" ? "100%" : percentLabel(row.selectivity),
+    row.kind === "none" ? "none (unfiltered tool)" : `${row.kind} ${row.value}`,
+    row.admitted.toLocaleString("en-US"),
+    row.plan,
+    `${row.tool.latency.n}${row.tool.cappedByBudget ? "*" : ""}`,
+    formatMs(row.tool.latency.p50),
+    formatMs(row.tool.latency.p99),
+    formatRatio(row.p50ToUnfiltered),
+    formatMs(row.l1.p50),
+    row.recallAt10.toFixed(3),
+  ]);
+  return { header, rows };
+}
+
+/** Both L1 plans per admitted-set size: which one wins, and the one `VectorIndex.search` picks. */
+export function planTable(filter: Partial<FilterResult>): TextTable {
+  const header = ["admitted", "exact p50 ms", "exact p99 ms", "hnsw p50 ms", "hnsw p99 ms", "hnsw/exact p50", "hnsw recall@10", "faster", "picked (<= cut-over: exact)"];
+  const rows = (filter.planRows ?? []).map((row) => [
+    row.admitted.toLocaleString("en-US"),
+    formatMs(row.exact.p50),
+    formatMs(row.exact.p99),
+    formatMs(row.hnsw.p50),
+    formatMs(row.hnsw.p99),
+    formatRatio(row.hnswToExactP50),
+    row.hnswRecallAt10.toFixed(3),
+    row.faster,
+    row.chosen + (row.chosen === row.faster ? "" : " (slower)"),
+  ]);
+  return { header, rows };
+}
+
+/** The filtered-lookup section in a few lines and two tables. */
+export function filterLines(report: Pick<BenchReport, "filter" | "failures">): string[] {
+  const filter = report.filter;
+  const failure = report.failures.find((f) => f.step === "filter");
+  if (!filter && !failure) return [];
+  const lines: string[] = [];
+  if (filter?.size !== undefined) {
+    const build = filter.buildMs === undefined ? "" : `; built once in ${(filter.buildMs / 1000).toFixed(1)} s`;
+    lines.push(`filtered lookups at ${filter.size.toLocaleString("en-US")} chunks (${filter.queryCount ?? "?"} queries; groups g<s> on a share s of the chunks, disjoint domains d<s>, the rest "rest"${build}):`);
+  } else lines.push("filtered lookups:");
+  if (filter?.rows) {
+    const t = filterTable(filter);
+    lines.push(formatTable(t.header, t.rows));
+    lines.push("(access g100 admits every chunk, so it runs unfiltered; the 100% domain row is the unfiltered tool. L1 recall@10: kb.l1.search k 10 minScore -1 against the exact top 10 among the admitted chunks by brute-force cosine over the graph's stored vectors.)");
+  }
+  if (filter?.planRows && filter.planRows.length > 0) {
+    const t = planTable(filter);
+    lines.push(`L1 plans on random admitted sets at ${filter.size?.toLocaleString("en-US")} chunks (exactNearest over the cached vectors vs hnswlib searchKnn with the filter callback, ef ${filter.efSearch}, k 10; cut-over EXACT_SCAN_MAX_CHUNKS ${filter.exactScanMaxChunks?.toLocaleString("en-US")}):`);
+    lines.push(formatTable(t.header, t.rows));
+    const from = filter.graphWinsFrom;
+    const upTo = filter.scanWinsUpTo;
+    lines.push(`  the scan wins up to ${upTo === null || upTo === undefined ? "no measured size" : upTo.toLocaleString("en-US")} admitted; the graph wins from ${from === null || from === undefined ? "no measured size" : from.toLocaleString("en-US")} on.`);
   }
   if (failure) lines.push(`  FAILED: ${failure.message}`);
   return lines;

@@ -1,4 +1,5 @@
 import { createLookupKnowledgeTool, TOOL_NAME, type KnowledgeBase, type LookupResult } from "../../src/index.js";
+import type { AccessScope } from "../../src/index.js";
 import type { BenchSystem } from "./bench-system.js";
 
 /** Per-stage milliseconds of each call, by stage name, as the artifact's `timings` gave them. */
@@ -24,23 +25,34 @@ export function timingsOf(artifact: unknown): Record<string, number> | null {
   return out;
 }
 
+/** A filtered variant of the tool system: its access scope, a forced domain, and its id and label. */
+export interface ToolVariant {
+  id: string;
+  label: string;
+  /** The tool's fixed `access` scope. @default none (unscoped) */
+  access?: AccessScope;
+  /** The `domain` argument of every call. @default none */
+  domain?: string;
+}
+
 /**
  * Our tool as an agent calls it: `createLookupKnowledgeTool` with a JSONL trace file, invoked with
- * a ToolCall `{ type: "tool_call", id, name, args: { query } }`, so the result is a `ToolMessage`
- * whose artifact is the `LookupResult`.
+ * a ToolCall `{ type: "tool_call", id, name, args: { query } }` (plus `domain` for a variant that
+ * forces one), so the result is a `ToolMessage` whose artifact is the `LookupResult`.
  */
-export function createToolSystem(knowledgeBase: KnowledgeBase, tracePath: string): ToolSystem {
-  const lookup = createLookupKnowledgeTool({ knowledgeBase, tracePath });
+export function createToolSystem(knowledgeBase: KnowledgeBase, tracePath: string, variant?: ToolVariant): ToolSystem {
+  const lookup = createLookupKnowledgeTool({ knowledgeBase, tracePath, ...(variant?.access !== undefined ? { access: variant.access } : {}) });
+  const domain = variant?.domain;
   const stageSamples: StageSamples = {};
   let without = 0;
   let collecting = false;
   let calls = 0;
   const system: BenchSystem = {
-    id: "tool",
-    label: "lookup_knowledge tool (traced)",
+    id: variant?.id ?? "tool",
+    label: variant?.label ?? "lookup_knowledge tool (traced)",
     role: "ours",
     async run(query) {
-      const message = await lookup.invoke({ type: "tool_call", id: `bench-${calls++}`, name: TOOL_NAME, args: { query: query.text } });
+      const message = await lookup.invoke({ type: "tool_call", id: `bench-${calls++}`, name: TOOL_NAME, args: domain === undefined ? { query: query.text } : { query: query.text, domain } });
       const artifact = (message as { artifact?: LookupResult }).artifact;
       if (!collecting) return message;
       const timings = timingsOf(artifact);

@@ -39,8 +39,19 @@ export interface IncrementalSpec {
   sectionsPerFile: number;
 }
 
+/** Filtered lookups: label a `size`-chunk corpus with access groups and domains, build once, time and check recall per filter. */
+export interface FilterSpec {
+  task: "filter";
+  size: number;
+  dataset: string;
+  workDir: string;
+  measure: MeasureSettings;
+  /** Admitted-set sizes at which both L1 plans (exact scan, graph with the filter) are timed. */
+  planSizes: number[];
+}
+
 /** What a child process is asked to do. */
-export type TaskSpec = BuildSpec | LoadSpec | QuerySpec | IncrementalSpec;
+export type TaskSpec = BuildSpec | LoadSpec | QuerySpec | IncrementalSpec | FilterSpec;
 
 /** What a child writes to its result file (never to stdout, where logs may go). */
 export type ChildOutput<T> = { ok: true; result: T } | { ok: false; error: string; partial?: unknown };

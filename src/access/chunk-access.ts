@@ -64,7 +64,7 @@ export class ChunkAccess implements AccessControl {
   }
 
   filter(scope: AppliedScope | null, domain: string | null): ChunkFilter | null {
-    const key = `${scope === null ? "*" : scope.digest}\u0000${domain ?? ""}`;
+    const key = `${scope === null ? "*" : scope.digest}\u0000${domain === null ? "*" : `=${domain}`}`;
     const cached = this.#cache.get(key);
     if (cached !== undefined || this.#cache.has(key)) {
       this.#cache.delete(key);

@@ -27,6 +27,16 @@ describe("parseBenchArgs", () => {
     expect(options.incrementalSize).toBeNull();
   });
 
+  it("runs the filtered lookups at the largest size unless told otherwise, and alone with --only filter", () => {
+    expect(parse([]).filterSize).toBe(100_000);
+    expect(parse(["--sizes", "1000,10000"]).filterSize).toBe(10_000);
+    expect(parse(["--no-filter"]).filterSize).toBeNull();
+    expect(parse(["--only", "filter", "--filter-size", "50000", "--filter-plan-sizes", "3000,1000"])).toMatchObject({ only: "filter", filterSize: 50_000, filterPlanSizes: [1_000, 3_000] });
+    expect(parse([]).only).toBeNull();
+    expect(() => parse(["--only", "query"])).toThrow(/--only takes filter/);
+    expect(() => parse(["--only", "filter", "--no-filter"])).toThrow(BenchError);
+  });
+
   it("refuses unknown flags and bad numbers with a BenchError naming them", () => {
     expect(() => parse(["--size", "1000"])).toThrow(/unknown argument --size/);
     expect(() => parse(["--sizes", "10k"])).toThrow(BenchError);

@@ -55,3 +55,63 @@ describe("normalizeFrontmatter", () => {
     expect(() => normalizeFrontmatter(data)).toThrow(expect.objectContaining({ code: "CORPUS_FILE_INVALID", message: expect.stringContaining(`"${field}"`) }));
   });
 });
+
+describe("normalizeFrontmatter access", () => {
+  it("trims, sorts and dedupes a list of groups", () => {
+    expect(normalizeFrontmatter({ access: [" ops", "finance", "ops ", "finance"] }).access).toEqual(["finance", "ops"]);
+  });
+
+  it("splits a comma-separated string of groups", () => {
+    expect(normalizeFrontmatter({ access: "ops, finance ,, ops" }).access).toEqual(["finance", "ops"]);
+    expect(normalizeFrontmatter({ access: "hr" }).access).toEqual(["hr"]);
+  });
+
+  it("keeps group names that differ only in case", () => {
+    expect(normalizeFrontmatter({ access: ["ops", "Ops"] }).access).toEqual(["Ops", "ops"]);
+  });
+
+  it("reads numbers as group names", () => {
+    expect(normalizeFrontmatter({ access: [42, "ops"] }).access).toEqual(["42", "ops"]);
+  });
+
+  it("leaves the access key out when the field is absent or null", () => {
+    expect(normalizeFrontmatter({ title: "Open" })).not.toHaveProperty("access");
+    expect(normalizeFrontmatter({ access: null })).not.toHaveProperty("access");
+  });
+
+  it.each([
+    ["an empty list", []],
+    ["a list of blanks", ["", "  "]],
+    ["an empty string", ""],
+    ["a string of blanks and commas", " , ,"],
+  ])("reads %s as a label naming nobody, never as no label", (_label, access) => {
+    expect(normalizeFrontmatter({ access })).toHaveProperty("access", []);
+  });
+
+  it("keeps the other fields as they are", () => {
+    expect(normalizeFrontmatter({ title: "Payroll", domain: "HR", access: ["hr"] })).toEqual({ title: "Payroll", domain: "hr", keywords: [], entities: [], aliases: [], access: ["hr"] });
+  });
+
+  it.each([
+    ["a number", 5],
+    ["a boolean", true],
+    ["a mapping", { team: "ops" }],
+    ["a nested list", [["ops"]]],
+    ["a mapping inside the list", ["ops", { team: "hr" }]],
+    ["null inside the list", ["ops", null]],
+  ])("throws a CORPUS_FILE_INVALID LookupKnowledgeError naming access for %s", (_label, access) => {
+    expect(() => normalizeFrontmatter({ access })).toThrow(LookupKnowledgeError);
+    expect(() => normalizeFrontmatter({ access })).toThrow(expect.objectContaining({ code: "CORPUS_FILE_INVALID", message: expect.stringContaining('"access"') }));
+  });
+
+  it("accepts a group of 256 characters, measured after trimming", () => {
+    const longest = "g".repeat(256);
+    expect(normalizeFrontmatter({ access: [` ${longest} `] }).access).toEqual([longest]);
+  });
+
+  it("refuses a group over 256 characters, without quoting it", () => {
+    const long = `secret-${"g".repeat(250)}`;
+    expect(() => normalizeFrontmatter({ access: ["ops", long] })).toThrow(expect.objectContaining({ code: "CORPUS_FILE_INVALID", message: expect.stringContaining("256") }));
+    expect(() => normalizeFrontmatter({ access: `ops, ${long}` })).toThrow(expect.objectContaining({ message: expect.not.stringContaining("secret-") }));
+  });
+});
