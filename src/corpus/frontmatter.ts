@@ -31,11 +31,13 @@ function stringList(data: Record<string, unknown>, ...keys: string[]): string[] 
 
 /**
  * The `access` field: a list of group names or a comma-separated string, trimmed, sorted and
- * unique; undefined when the file has none. A field holding only blanks is an empty list (nobody
- * reads the file), never "no label": a file fails closed, not open.
+ * unique; undefined when the file has none. A field that is present but empty (`access:`, `~`,
+ * `null`) or holds only blanks is an empty list (nobody reads the file), never "no label": a file
+ * fails closed, not open.
  */
 function accessList(data: Record<string, unknown>): string[] | undefined {
-  if (data.access === undefined || data.access === null) return undefined;
+  if (!Object.hasOwn(data, "access")) return undefined;
+  if (data.access === null || data.access === undefined) return [];
   const groups = stringList(data, "access");
   const long = groups.find((group) => group.length > MAX_GROUP_CHARS);
   if (long !== undefined) throw invalidCorpusFile(`frontmatter field "access" names a group longer than ${MAX_GROUP_CHARS} characters; use short group names`);
@@ -47,7 +49,8 @@ function accessList(data: Record<string, unknown>): string[] | undefined {
  * `tags` of `keywords`; a comma-separated string counts as a list. `access` lists the groups that
  * may read the file (see {@link accessList}). Unknown keys are ignored.
  * Text fields take strings and numbers (YAML numbers arrive as written, see `parseFrontmatter`);
- * a boolean, list or mapping where text is expected is refused. Null fields count as absent.
+ * a boolean, list or mapping where text is expected is refused. Null fields count as absent, except
+ * `access`: a present but empty `access` makes the file readable by nobody.
  * @throws LookupKnowledgeError `CORPUS_FILE_INVALID` when a known field has the wrong type.
  */
 export function normalizeFrontmatter(data: Record<string, unknown>): DocumentMeta {

@@ -39,7 +39,7 @@ function resolveLimit(limit: unknown, maxLimit: number): number {
   throw new LookupKnowledgeError("INVALID_OPTION", `option limit must be an integer from 1 to ${maxLimit} (maxLimit), got ${String(limit)}.`);
 }
 
-/** `domains`: every domain of the base; `listed`: those an error may name (never one only hidden documents hold). */
+/** `domains`: those a forced domain must be among (empty: any); `listed`: those an error may name (never one only hidden documents hold). */
 function resolveDomain(domain: unknown, domains: readonly string[], listed: readonly string[]): string | null {
   if (domain === undefined) return null;
   const normalized = typeof domain === "string" ? normalizeDomain(domain) : null;
@@ -80,7 +80,11 @@ export class KnowledgeBaseRetriever extends BaseRetriever<KnowledgeDocumentMetad
     this.#runner = createLookupRunner(options, DEFAULT_RETRIEVER_NAME);
     this.name = this.#runner.name;
     this.limit = resolveLimit(options.limit, this.#runner.settings.maxLimit);
-    this.domain = resolveDomain(options.domain, knownDomains(this.#runner.source.domains), this.#runner.sharedDomains);
+    // A fixed scope checks the domain against what it reads, so that a domain only hidden files hold
+    // is refused exactly as a missing one; a scope function's callers are not known yet.
+    const access = this.#runner.settings.access.option;
+    const domains = access !== null && typeof access !== "function" ? this.#runner.sharedDomains : knownDomains(this.#runner.source.domains);
+    this.domain = resolveDomain(options.domain, domains, this.#runner.sharedDomains);
   }
 
   override invoke(input: string, options?: RunnableConfig): Promise<DocumentInterface<KnowledgeDocumentMetadata>[]> {

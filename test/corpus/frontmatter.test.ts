@@ -74,9 +74,12 @@ describe("normalizeFrontmatter access", () => {
     expect(normalizeFrontmatter({ access: [42, "ops"] }).access).toEqual(["42", "ops"]);
   });
 
-  it("leaves the access key out when the field is absent or null", () => {
+  it("leaves the access key out only when the field is absent", () => {
     expect(normalizeFrontmatter({ title: "Open" })).not.toHaveProperty("access");
-    expect(normalizeFrontmatter({ access: null })).not.toHaveProperty("access");
+  });
+
+  it("reads a present but empty access field as readable by nobody, so that a blank label fails closed", () => {
+    expect(normalizeFrontmatter({ access: null }).access).toEqual([]);
   });
 
   it.each([
