@@ -28,7 +28,7 @@ export interface BenchOptions {
   only: "filter" | null;
 }
 
-/** Admitted-set sizes at which both L1 plans are timed, around the cut-over EXACT_SCAN_MAX_CHUNKS (6,000). */
+/** Admitted-set sizes at which both L1 plans are timed, around the cut-over EXACT_SCAN_MAX_CHUNKS (5,000). */
 export const FILTER_PLAN_SIZES = [1_000, 2_000, 3_000, 4_000, 6_000, 8_000, 10_000, 20_000, 50_000];
 
 /** Sizes of a full run. */

@@ -3,7 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { applyScope, type AppliedScope } from "../../src/access/access-scope.js";
 import type { ChunkFilter } from "../../src/access/chunk-filter.js";
-import { EXACT_SCAN_MAX_CHUNKS, exactNearest, LabelVectorCache } from "../../src/l1/exact-search.js";
+import { EXACT_SCAN_MAX_CHUNKS, exactNearest, LabelVectorCache, OVERSAMPLE_FACTOR, OVERSAMPLE_MAX_DEPTH, OVERSAMPLE_MAX_SHARE } from "../../src/l1/exact-search.js";
 import { VECTOR_INDEX_DEFAULTS, VectorIndex } from "../../src/l1/vector-index.js";
 import { decodeVectorLabels } from "../../src/l1/vector-labels.js";
 import { KnowledgeBase, type LookupResult } from "../../src/index.js";
@@ -23,8 +23,11 @@ const PLAN_SEED = 0x9a7e_0000;
 /** Untimed calls per plan and size before the timed ones. */
 const PLAN_WARMUP = 20;
 
-/** Plan L1 takes for a filter: none, the exact scan of the admitted set, or the graph with the filter inside. */
-export type L1Plan = "unfiltered" | "exact" | "hnsw";
+/** Plan L1 takes for a filter: none, the exact scan of the admitted set, an oversampled unfiltered search, or the graph with the filter inside. */
+export type L1Plan = "unfiltered" | "exact" | "oversampled" | "hnsw";
+
+/** The tool's L1 k (the default `l1.k`), which decides whether the oversampled plan applies. */
+const TOOL_L1_K = 20;
 
 /** One row of the filtered-lookup table. */
 export interface FilterRow {
@@ -62,7 +65,7 @@ export interface PlanRow {
   /** hnsw p50 / exact p50: above 1, the scan wins. */
   hnswToExactP50: number;
   /** The plan `VectorIndex.search` picks at this size. */
-  chosen: "exact" | "hnsw";
+  chosen: Exclude<L1Plan, "unfiltered">;
 }
 
 /** What the filter child measured. */
@@ -102,8 +105,15 @@ function scopeOf(group: string): AppliedScope {
   return applied;
 }
 
-function planOf(filter: ChunkFilter | null): L1Plan {
-  return filter === null ? "unfiltered" : filter.size <= EXACT_SCAN_MAX_CHUNKS ? "exact" : "hnsw";
+function planOf(filter: ChunkFilter | null, total: number): L1Plan {
+  return filter === null ? "unfiltered" : planForSize(filter.size, total);
+}
+
+/** The plan VectorIndex.search picks for a filter admitting `size` of `total` chunks (the tool asks for TOOL_L1_K). */
+function planForSize(size: number, total: number): Exclude<L1Plan, "unfiltered"> {
+  if (size <= EXACT_SCAN_MAX_CHUNKS) return "exact";
+  const share = size / total;
+  return share <= OVERSAMPLE_MAX_SHARE && Math.ceil((OVERSAMPLE_FACTOR * TOOL_L1_K) / share) <= OVERSAMPLE_MAX_DEPTH ? "oversampled" : "hnsw";
 }
 
 /** The unit-length query vector as a Float32Array, the way `exactNearest` scores it. */
@@ -287,7 +297,7 @@ export async function runFilterTask(spec: FilterSpec, keep: KeepPartial, log: (l
     selectivity: c.selectivity,
     value: c.value,
     admitted: c.filter?.size ?? n,
-    plan: planOf(c.filter),
+    plan: planOf(c.filter, n),
     tool: { calls: measured[i].calls, cappedByBudget: measured[i].cappedByBudget, latency: measured[i].latency },
     p50ToUnfiltered: measured[i].latency.p50 / unfilteredP50,
     l1: summarize(recall[i].ms),
@@ -340,7 +350,7 @@ export async function runFilterTask(spec: FilterSpec, keep: KeepPartial, log: (l
       hnswRecallAt10: recallSum / texts.length,
       faster: hnsw.p50 < exact.p50 ? "hnsw" : "exact",
       hnswToExactP50: hnsw.p50 / exact.p50,
-      chosen: size <= EXACT_SCAN_MAX_CHUNKS ? "exact" : "hnsw",
+      chosen: planForSize(size, spec.size),
     });
     log(`plans at ${size} admitted: exact p50 ${exact.p50.toFixed(3)} ms, hnsw p50 ${hnsw.p50.toFixed(3)} ms (recall ${(recallSum / texts.length).toFixed(3)})`);
   }

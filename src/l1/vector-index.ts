@@ -2,7 +2,7 @@ import hnswlib from "hnswlib-node";
 import { LookupKnowledgeError } from "../errors.js";
 import { GraphWorker } from "./hnsw-worker.js";
 import type { ChunkFilter } from "../access/chunk-filter.js";
-import { EXACT_SCAN_MAX_CHUNKS, exactNearest, LabelVectorCache } from "./exact-search.js";
+import { EXACT_SCAN_MAX_CHUNKS, exactNearest, LabelVectorCache, OVERSAMPLE_FACTOR, OVERSAMPLE_MAX_DEPTH, OVERSAMPLE_MAX_SHARE } from "./exact-search.js";
 import { labelMapProblem } from "./vector-labels.js";
 import { resolveVectorIndexOptions, VECTOR_INDEX_DEFAULTS, WORKER_MIN_VECTORS, type VectorBuildOptions, type VectorBuildThread, type VectorIndexOptions } from "./vector-index-options.js";
 
@@ -363,7 +363,9 @@ export class VectorIndex {
    * The `k` nearest chunks to `vector`: only among chunks of `filter` when it is a domain, only
    * among the chunks a {@link ChunkFilter} admits (an access scope and domain) when it is one.
    * A filter admitting at most {@link EXACT_SCAN_MAX_CHUNKS} chunks is scanned exactly; a larger
-   * one runs inside the graph search, so that it never starves `k`.
+   * one that admits a modest share is served from an oversampled unfiltered search when that
+   * yields `k` admitted chunks (see {@link OVERSAMPLE_FACTOR}); otherwise the filter runs inside
+   * the graph search, so that it never starves `k`.
    */
   search(vector: number[], k: number, filter: string | ChunkFilter | null = null): VectorHit[] {
     const live = this.#live;
@@ -375,6 +377,10 @@ export class VectorIndex {
     }
     const n = Math.min(k, live);
     const index = this.#graph.index;
+    if (filter !== null && typeof filter === "object") {
+      const oversampled = this.#oversampled(vector, n, filter);
+      if (oversampled !== null) return oversampled;
+    }
     index.setEf(Math.max(this.#efSearch, n));
     const domains = this.#domains;
     // A superseded view shares a graph that has labels it does not know.
@@ -394,6 +400,27 @@ export class VectorIndex {
       if (chunk >= 0) hits.push({ id: chunk, similarity: 1 - distances[i] });
     });
     return hits;
+  }
+
+  /**
+   * The oversampled plan (see {@link OVERSAMPLE_FACTOR}): the admitted chunks among an unfiltered
+   * search's nearest; null when the filter is too selective for it or fewer than `n` were admitted.
+   */
+  #oversampled(vector: number[], n: number, filter: ChunkFilter): VectorHit[] | null {
+    const share = filter.size / this.#live;
+    const depth = Math.ceil((OVERSAMPLE_FACTOR * n) / share);
+    if (share > OVERSAMPLE_MAX_SHARE || depth > OVERSAMPLE_MAX_DEPTH || depth > this.#live || filter.size < n) return null;
+    const index = this.#graph.index;
+    index.setEf(Math.max(this.#efSearch, depth));
+    const map = this.#chunkOfLabel;
+    const { neighbors, distances } = index.searchKnn(vector, depth);
+    const hits: VectorHit[] = [];
+    for (let i = 0; i < neighbors.length && hits.length < n; i++) {
+      const label = neighbors[i];
+      const chunk = label < map.length ? map[label] : -1;
+      if (chunk >= 0 && filter.admitted[chunk] === 1) hits.push({ id: chunk, similarity: 1 - distances[i] });
+    }
+    return hits.length < n ? null : hits;
   }
 
   /** The exact plan: every admitted chunk's vector scored against the query. */

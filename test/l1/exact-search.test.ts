@@ -108,6 +108,17 @@ describe("exactNearest", () => {
     labelOf[6] = 3;
     labelOf[0] = 0;
     expect(exactNearest(same, 3, [0, 4, 6, 9], labelOf, cache).map(({ id }) => id)).toEqual([4, 6, 9]);
+    // In any order of the given chunks, and when k cuts through the tie.
+    expect(exactNearest(same, 2, [9, 0, 6, 4], labelOf, cache).map(({ id }) => id)).toEqual([4, 6]);
+  });
+
+  it("agrees with a full sort when the given chunks come in no order", () => {
+    const { random, vectors, labelOf, cache } = store(800, 3);
+    for (let q = 0; q < 10; q++) {
+      const query = unitVector(random);
+      const ids = vectors.map((_, id) => id).sort(() => random() - 0.5);
+      for (const k of [1, 7, 900]) expectSameHits(exactNearest(query, k, ids, labelOf, cache), bruteForce(query, vectors, ids, k));
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chunkFilterOf, type ChunkFilter } from "../../src/access/chunk-filter.js";
 import { mulberry32 } from "../../src/l1/embeddings/linear-algebra.js";
-import { EXACT_SCAN_MAX_CHUNKS } from "../../src/l1/exact-search.js";
+import { EXACT_SCAN_MAX_CHUNKS, OVERSAMPLE_MAX_SHARE } from "../../src/l1/exact-search.js";
 import { VectorIndex, type VectorHit } from "../../src/l1/vector-index.js";
 
 const D = 12;
@@ -136,6 +136,33 @@ describe("VectorIndex.search with a ChunkFilter", () => {
       expectAdmitted(hits, filter);
       expect(hits.map(({ id }) => id)).not.toContain(excluded);
     }
+  });
+
+  it("answers a filter of a moderate share from an oversampled search with only admitted chunks, or from the filtered graph when too few are near", async () => {
+    const d = 8;
+    const count = Math.ceil((EXACT_SCAN_MAX_CHUNKS + 500) / OVERSAMPLE_MAX_SHARE);
+    const many = randomVectors(count, 5, d);
+    // The admitted chunks (every fourth) lie on the positive side of the first axis, so a query on its negative side has none near.
+    for (let id = 1; id < count; id += 4) many[id * d] = 1 + Math.abs(many[id * d]);
+    const index = await VectorIndex.build(many.slice(), d, new Array<undefined>(count).fill(undefined), {}, { thread: "inline" });
+    const filter = chunkFilterOf("quarter", count, (id) => id % 4 === 1);
+    expect(filter.size).toBeGreaterThan(EXACT_SCAN_MAX_CHUNKS);
+    expect(filter.size / count).toBeLessThanOrEqual(OVERSAMPLE_MAX_SHARE);
+    const random = mulberry32(6);
+    let recall = 0;
+    const queries = 20;
+    for (let q = 0; q < queries; q++) {
+      const query = Array.from({ length: d }, () => random() - 0.5);
+      const hits = index.search(query, 20, filter);
+      expect(hits).toHaveLength(20);
+      expectAdmitted(hits, filter);
+      const exact = new Set(bruteForce(many, query, 10, filter, d).map(({ id }) => id));
+      recall += hits.slice(0, 10).filter(({ id }) => exact.has(id)).length / 10 / queries;
+    }
+    expect(recall).toBeGreaterThan(0.9);
+    const far = index.search(Array.from({ length: d }, (_, j) => (j === 0 ? -1 : 0.01)), 20, filter);
+    expect(far).toHaveLength(20);
+    expectAdmitted(far, filter);
   });
 
   it("maps chunk numbers to labels in the exact scan of an index updated in place", async () => {
