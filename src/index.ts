@@ -1,4 +1,5 @@
 export { KnowledgeBase } from "./knowledge-base/knowledge-base.js";
+export { followKnowledgeBase, FollowedKnowledgeBase, DEFAULT_FOLLOW_POLL_MS, type FollowOptions } from "./knowledge-base/followed-knowledge-base.js";
 export type { BuildProgress, KnowledgeBaseOptions } from "./knowledge-base/build-options.js";
 export type { SaveOptions, SaveProgress, SaveStep } from "./knowledge-base/save-options.js";
 export { DEFAULT_CORPUS_OPTIONS, type CorpusOptions } from "./corpus/corpus-options.js";
@@ -12,7 +13,7 @@ export { createRetrievalGraph, type RetrievalGraph, type RetrievalGraphExtras } 
 export { RetrievalState, type RetrievalStateType } from "./graph/state.js";
 export { RELEVANCE_THRESHOLDS, assessRelevance, type RelevanceThresholds } from "./graph/relevance.js";
 export { routeAfterL1, chooseDomainFilter, type AfterL1Route } from "./graph/routes.js";
-export { TOOL_NAME, DEFAULT_TRACE_PATH, type RetrievalOptions, type RetrievalSource } from "./graph/options.js";
+export { TOOL_NAME, DEFAULT_TRACE_PATH, type RetrievalOptions, type RetrievalSource, type FollowingSource, type PinnedSource } from "./graph/options.js";
 export { RETRIEVAL_DEFAULTS, resolveRetrievalOptions, type RetrievalSettings } from "./graph/resolve-options.js";
 export { LSA_DRIFT_DEFAULTS, LsaEmbeddings, lsaRefitNeeded, type LsaDriftInput, type LsaDriftOptions, type LsaEmbeddingsOptions, type LsaRefitDecision } from "./l1/embeddings/index.js";
 export { DEFAULT_REOPEN_CHECK_MS, JsonlTraceSink, type JsonlTraceSinkOptions, type TraceSink } from "./trace/jsonl-trace-sink.js";

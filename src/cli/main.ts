@@ -4,13 +4,14 @@ import { closestName, parseCommand } from "./parse-command.js";
 import { EVAL_COMMAND } from "./eval-command.js";
 import { INDEX_COMMAND } from "./index-command.js";
 import { QUERY_COMMAND } from "./query-command.js";
+import { SERVE_COMMAND } from "./serve-command.js";
 import { TRACES_COMMAND } from "./traces-command.js";
 import { terminalText } from "./terminal-text.js";
 import { formatCommandHelp, formatOverview } from "./usage.js";
 import { packageVersion } from "./version.js";
 
 /** Every command, in the order the overview lists them. */
-export const COMMANDS: readonly CommandSpec[] = [INDEX_COMMAND, QUERY_COMMAND, EVAL_COMMAND, TRACES_COMMAND];
+export const COMMANDS: readonly CommandSpec[] = [INDEX_COMMAND, QUERY_COMMAND, SERVE_COMMAND, EVAL_COMMAND, TRACES_COMMAND];
 
 /** Exit codes: 0 success, 1 the command failed at run time, 2 the command line is wrong. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;

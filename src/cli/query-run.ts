@@ -3,7 +3,8 @@ import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
 import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
 import { createLookupKnowledgeTool } from "../tool/lookup-knowledge-tool.js";
 import type { LookupResult } from "../types.js";
-import { applyScope, MAX_GROUP_CHARS, type AccessScope, type AppliedScope } from "../access/access-scope.js";
+import { applyScope, type AppliedScope } from "../access/access-scope.js";
+import { groupScope } from "./group-scope.js";
 import { stringValue, usageError, type CliIO, type ParsedCommand } from "./command-spec.js";
 import { corpusWarnings } from "./corpus-check.js";
 import { DEFAULT_CORPUS_DIR } from "./defaults.js";
@@ -33,17 +34,6 @@ async function loadOrBuild(indexDir: string, corpus: string | undefined, vectorS
   return kb;
 }
 
-/**
- * The scope `--group` names (each value trimmed), or undefined without the flag.
- * @throws LookupKnowledgeError `USAGE` for a group name that is blank or too long.
- */
-function groupScope(groups: readonly string[] | undefined): AccessScope | undefined {
-  if (groups === undefined || groups.length === 0) return undefined;
-  const checked = applyScope({ groups });
-  if (typeof checked === "string") throw usageError("query", `--group needs a group name of 1 to ${MAX_GROUP_CHARS} characters: ${checked.replace(/^group/, "value")}.`);
-  return { groups: checked.groups };
-}
-
 /** Runs `lookup-knowledge query` once its command line is parsed: one lookup (of at most `limit` blocks) through the tool, printed for a person or as JSON. */
 export async function runQuery(parsed: ParsedCommand, limit: number, io: CliIO): Promise<number> {
   const { values } = parsed;
@@ -53,7 +43,7 @@ export async function runQuery(parsed: ParsedCommand, limit: number, io: CliIO):
   let result: LookupResult;
   try {
     const kb = await loadOrBuild(String(values.index), stringValue(parsed, "corpus"), store.vectorStore, io);
-    const access = groupScope(parsed.lists.group);
+    const access = groupScope("query", parsed.lists.group);
     // An unknown --domain lists only the domains the groups may read.
     const args = lookupArgs(query, limit, stringValue(parsed, "domain"), access === undefined ? kb.domains : kb.access.domainsFor(applyScope(access) as AppliedScope));
     const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, ...(tracePath !== undefined ? { tracePath } : {}), ...(access !== undefined ? { access } : {}) });

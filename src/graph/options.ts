@@ -26,7 +26,27 @@ export interface RetrievalSource {
    * scope. A source without it cannot take the `access` option.
    */
   readonly access?: AccessControl;
+  /** The committed index generation (`KnowledgeBase.generation`), recorded in each trace line. @default null */
+  readonly generation?: string | null;
 }
+
+/** One generation of a followed knowledge base, pinned for one lookup. */
+export interface PinnedSource<T = RetrievalSource> {
+  readonly source: T;
+  /** Ends the pin; the generation may then be dropped once it is no longer current. */
+  release(): void;
+}
+
+/**
+ * A source whose generation can change between lookups (`followKnowledgeBase`): each lookup pins
+ * one generation and runs wholly on it.
+ */
+export interface FollowingSource extends RetrievalSource {
+  pin(): PinnedSource;
+}
+
+/** True for a source that pins a generation per lookup. */
+export const isFollowingSource = (source: RetrievalSource): source is FollowingSource => typeof (source as Partial<FollowingSource>).pin === "function";
 
 /** Options of `createRetrievalGraph` and `createLookupKnowledgeTool`. */
 export interface RetrievalOptions {

@@ -1,4 +1,4 @@
-import { END, START, StateGraph } from "@langchain/langgraph";
+import { END, START, StateGraph, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { LookupKnowledgeError } from "../errors.js";
 import { JsonlTraceSink, type TraceSink } from "../trace/jsonl-trace-sink.js";
 import { createDedupeAndTraceNode } from "./nodes/dedupe-and-trace-node.js";
@@ -6,7 +6,7 @@ import { l0FallbackNode, collectEvidenceNode } from "./nodes/collect-evidence-no
 import { createL0HintsNode } from "./nodes/l0-hints-node.js";
 import { createL1SearchNode } from "./nodes/l1-search-node.js";
 import { resolveToolName } from "../tool/tool-name.js";
-import { DEFAULT_TRACE_PATH, TOOL_NAME, type RetrievalGraphOptions, type RetrievalOptions, type RetrievalSource } from "./options.js";
+import { DEFAULT_TRACE_PATH, isFollowingSource, TOOL_NAME, type FollowingSource, type RetrievalGraphOptions, type RetrievalOptions, type RetrievalSource } from "./options.js";
 import { recordGraphRunIdentity } from "./graph-run-identity.js";
 import { accessControlOf, checkRetrievalSource, resolveRetrievalOptions, type RetrievalSettings } from "./resolve-options.js";
 import { traceLookupFailure } from "./trace-failure.js";
@@ -43,10 +43,42 @@ export async function closeOwnedTraceSink(trace: ResolvedTraceSink): Promise<voi
  * Wires the nodes for settings already resolved and checked (what the public factories share);
  * `toolName` is the trace's `tool_name`.
  */
-export function buildRetrievalGraph(kb: RetrievalSource, settings: RetrievalSettings, traceSink: TraceSink | null, toolName: string = TOOL_NAME) {
+export function buildRetrievalGraph(kb: RetrievalSource, settings: RetrievalSettings, traceSink: TraceSink | null, toolName: string = TOOL_NAME): GenerationGraph {
+  return isFollowingSource(kb) ? buildFollowingGraph(kb, settings, traceSink, toolName) : buildGenerationGraph(kb, settings, traceSink, toolName);
+}
+
+/** The retrieval graph of one generation. */
+type GenerationGraph = ReturnType<typeof buildGenerationGraph>;
+
+/**
+ * The graph of a followed knowledge base: one node pins the current generation, runs that
+ * generation's graph (compiled once per generation) with the caller's config, and releases the
+ * pin however the run ends, so that a lookup never mixes generations. Cast to the shape of a
+ * generation's graph: callers use only its input, output and config.
+ */
+function buildFollowingGraph(source: FollowingSource, settings: RetrievalSettings, traceSink: TraceSink | null, toolName: string): GenerationGraph {
+  const graphs = new WeakMap<RetrievalSource, GenerationGraph>();
+  const graphOf = (generation: RetrievalSource): GenerationGraph => {
+    let graph = graphs.get(generation);
+    if (graph === undefined) graphs.set(generation, (graph = buildGenerationGraph(generation, settings, traceSink, toolName)));
+    return graph;
+  };
+  const runPinned = async (state: RetrievalStateType, config?: LangGraphRunnableConfig) => {
+    const pinned = source.pin();
+    try {
+      return await graphOf(pinned.source).invoke(state, config);
+    } finally {
+      pinned.release();
+    }
+  };
+  const graph = new StateGraph(RetrievalState).addNode("lookup_generation", runPinned).addEdge(START, "lookup_generation").addEdge("lookup_generation", END);
+  return graph.compile({ name: "lookup_knowledge_retrieval" }) as unknown as GenerationGraph;
+}
+
+function buildGenerationGraph(kb: RetrievalSource, settings: RetrievalSettings, traceSink: TraceSink | null, toolName: string) {
   const control = accessControlOf(kb, settings);
   const { option, timeoutMs } = settings.access;
-  const traceDenial = traceSink === null ? undefined : (state: RetrievalStateType, error: unknown) => traceLookupFailure(traceSink, state, error, { toolName, corpusFingerprint: kb.fingerprint });
+  const traceDenial = traceSink === null ? undefined : (state: RetrievalStateType, error: unknown) => traceLookupFailure(traceSink, state, error, { toolName, corpusFingerprint: kb.fingerprint, indexGeneration: kb.generation ?? null });
   return new StateGraph(RetrievalState)
     .addNode("l0_hints", createL0HintsNode({ l0: settings.l0.enabled ? kb.l0 : null, k: settings.l0.k, maxLimit: settings.maxLimit, control, access: option === null ? null : { option, timeoutMs }, traceDenial }))
     .addNode("l1_search", createL1SearchNode({ l1: kb.l1, ...settings.l1, control }))
@@ -54,7 +86,7 @@ export function buildRetrievalGraph(kb: RetrievalSource, settings: RetrievalSett
     .addNode("l0_fallback", l0FallbackNode)
     .addNode(
       "dedupe_and_trace",
-      createDedupeAndTraceNode({ l0Weight: settings.fusion.l0Weight, traceSink, toolName, corpusFingerprint: kb.fingerprint, relevance: settings.relevance, evidence: settings.evidence }),
+      createDedupeAndTraceNode({ l0Weight: settings.fusion.l0Weight, traceSink, toolName, corpusFingerprint: kb.fingerprint, indexGeneration: kb.generation ?? null, relevance: settings.relevance, evidence: settings.evidence }),
     )
     .addEdge(START, "l0_hints")
     .addEdge("l0_hints", "l1_search")

@@ -43,4 +43,6 @@ export interface IndexParts {
   vectorStore: VectorStorePart | null;
   /** {@link fingerprintOf} the chunks and settings: computed by a build or update, read from the manifest by a load. */
   fingerprint: string;
+  /** The committed generation folder (`gen-<16 hex digits>`) a load read; absent for a built or updated base. */
+  committedGeneration?: string;
 }

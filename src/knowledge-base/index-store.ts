@@ -94,7 +94,7 @@ export async function loadIndexParts(dir: string, options: LoadOptions, deps: Lo
   let current = await readManifest(dir);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await loadGeneration(dir, current.manifest, options, read);
+      return { ...(await loadGeneration(dir, current.manifest, options, read)), committedGeneration: current.manifest.generation };
     } catch (error) {
       if (!(error instanceof LookupKnowledgeError) || attempt >= MAX_LOAD_ATTEMPTS) throw error;
       const again = await readManifest(dir).catch(() => null);

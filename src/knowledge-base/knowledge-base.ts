@@ -64,6 +64,11 @@ export class KnowledgeBase implements RetrievalSource {
    * the tool, graph and retriever enforce when given an `access` scope.
    */
   readonly access: AccessControl;
+  /**
+   * The committed generation a load read (`gen-<16 hex digits>`, as the manifest names it): what
+   * each lookup's trace line records as `index_generation`. Null for a built or updated base.
+   */
+  readonly generation: string | null;
   readonly #parts: IndexParts;
   /** A load's `unlabelled: "deny"`, kept by updates; it narrows the index's own policy. */
   readonly #denyUnlabelled: boolean;
@@ -77,6 +82,7 @@ export class KnowledgeBase implements RetrievalSource {
     this.settings = parts.settings;
     this.embeddings = parts.embeddings;
     this.fingerprint = parts.fingerprint;
+    this.generation = parts.committedGeneration ?? null;
     const domains = new Set<string>();
     for (const { meta } of parts.chunks) if (meta.domain) domains.add(meta.domain);
     this.domains = [...domains].sort();
@@ -183,7 +189,7 @@ export class KnowledgeBase implements RetrievalSource {
   async update(options: UpdateOptions): Promise<{ knowledgeBase: KnowledgeBase; changes: IndexChanges }> {
     checkFolder("corpusDir", options.corpusDir);
     const { parts, changes } = await updateIndexParts(this.#parts, options);
-    return { knowledgeBase: new KnowledgeBase(parts, this.#denyUnlabelled), changes };
+    return { knowledgeBase: new KnowledgeBase({ ...parts, committedGeneration: undefined }, this.#denyUnlabelled), changes };
   }
 
   /**

@@ -86,7 +86,7 @@ export function createLookupRunner(options: RetrievalOptions & { name?: string }
       if (state.result === null) throw new Error("the retrieval graph finished without a result");
       return state.result;
     } catch (error) {
-      const context = { toolName: name, startedAt, durationMs: Date.now() - startedAt, input: request, corpusFingerprint: source.fingerprint, identity };
+      const context = { toolName: name, startedAt, durationMs: Date.now() - startedAt, input: request, corpusFingerprint: source.fingerprint, indexGeneration: source.generation ?? null, identity };
       if (!isTraced(error)) await traceFailure(trace.sink, toErrorRecord(invocationId, context, error));
       throw error;
     }

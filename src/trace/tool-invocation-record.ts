@@ -34,6 +34,12 @@ export interface ToolInvocationRecord {
   input: { query: string; domain: string | null; limit: number };
   corpus_fingerprint: string | null;
   /**
+   * The committed index generation (`gen-<16 hex digits>`) the lookup ran on, so that a followed
+   * index's reloads can be told apart; null for a base not loaded from a folder. Absent in lines
+   * written before generations were traced.
+   */
+  index_generation?: string | null;
+  /**
    * The access scope the lookup ran under, for an audit to replay who saw what: the caller's
    * groups (sorted, cut to the trace bounds: `group_count` is how many there were) and their
    * digest; null for an unscoped lookup; in an error record also null when the scope could not be

@@ -48,6 +48,7 @@ export const TRACE_FIELD_LIMITS: Readonly<Record<string, Partial<TraceFieldLimit
   fallback_reason: IDENTITY,
   level: IDENTITY,
   corpus_fingerprint: IDENTITY,
+  index_generation: IDENTITY,
   digest: IDENTITY,
   // The scope's groups: the digest names the whole scope when a long list is cut.
   groups: { maxItems: 100, maxChars: 256 },

@@ -41,6 +41,8 @@ export interface TraceContext {
   durationMs: number;
   input: { query: string; domain: string | null; limit: number };
   corpusFingerprint: string | null;
+  /** The committed index generation the lookup ran on (`KnowledgeBase.generation`); null for a base not loaded from a folder. */
+  indexGeneration?: string | null;
   l1CandidateCount: number;
   l1Error: string | null;
   /** Durations of the stages so far, `totalMs` up to the making of the record; the record has no `durations_ms` without them. */
@@ -101,6 +103,7 @@ export function toTraceRecord(result: LookupResult, context: TraceContext): Tool
     status: "success",
     input: context.input,
     corpus_fingerprint: context.corpusFingerprint,
+    index_generation: context.indexGeneration ?? null,
     access: accessField(context.access),
     retrieval_details: {
       retrieval_layer: result.retrievalLayer,
@@ -139,6 +142,7 @@ export function toErrorRecord(invocationId: string, context: Omit<TraceContext, 
     status: "error",
     input: context.input,
     corpus_fingerprint: context.corpusFingerprint,
+    index_generation: context.indexGeneration ?? null,
     access: accessField(context.access),
     error: errorMessage(error),
     error_type: errorTypeOf(error),

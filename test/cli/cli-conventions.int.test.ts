@@ -61,7 +61,7 @@ describe("the CLI's conventions", () => {
     "exits 2 with one line for an unknown command, suggesting the closest one",
     async () => {
       const [typo, unknown, help] = await Promise.all([runCli(["qeury", "x"]), runCli(["frobnicate"]), runCli(["help", "frobnicate"])]);
-      expect(expectUsageError(typo, "--help")).toContain('unknown command "qeury" (did you mean query?); the commands are index, query, eval, traces, help.');
+      expect(expectUsageError(typo, "--help")).toContain('unknown command "qeury" (did you mean query?); the commands are index, query, serve, eval, traces, help.');
       expect(expectUsageError(unknown, "--help")).toContain('unknown command "frobnicate"');
       expect(expectUsageError(help, "--help")).toContain('unknown command "frobnicate"');
     },

@@ -9,7 +9,7 @@ export const CLI_REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), ".
 export const CLI_ENTRY = join(CLI_REPO_ROOT, "src/cli/run.ts");
 
 /** tsx's loader by absolute URL, so that the CLI also runs with a `cwd` outside the repository. */
-const TSX_LOADER = pathToFileURL(join(CLI_REPO_ROOT, "node_modules/tsx/dist/loader.mjs")).href;
+export const TSX_LOADER = pathToFileURL(join(CLI_REPO_ROOT, "node_modules/tsx/dist/loader.mjs")).href;
 
 /** Options of {@link runCli}. */
 export interface RunCliOptions {

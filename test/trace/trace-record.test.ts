@@ -66,7 +66,7 @@ describe("toTraceRecord", () => {
       corpus_fingerprint: "fp-1",
     });
     expect(Object.keys(record).sort()).toEqual(
-      ["access", "corpus_fingerprint", "duration_ms", "durations_ms", "input", "invocation_id", "retrieval_details", "run_id", "started_at", "status", "thread_id", "tool_call_id", "tool_name", "type"].sort(),
+      ["access", "corpus_fingerprint", "duration_ms", "durations_ms", "index_generation", "input", "invocation_id", "retrieval_details", "run_id", "started_at", "status", "thread_id", "tool_call_id", "tool_name", "type"].sort(),
     );
   });
 
@@ -204,6 +204,7 @@ describe("toErrorRecord", () => {
       status: "error",
       input: { query: "q", domain: "it", limit: 3 },
       corpus_fingerprint: null,
+      index_generation: null,
       access: null,
       error: "graph exploded",
       error_type: "Error",

@@ -18,6 +18,8 @@ export interface DedupeAndTraceNodeOptions {
   toolName: string;
   /** Fingerprint of the indexed corpus and settings, recorded in the trace. */
   corpusFingerprint: string | null;
+  /** The committed index generation the lookups run on, recorded in the trace. @default null */
+  indexGeneration?: string | null;
   /** Thresholds of the relevance assessment. @default RELEVANCE_THRESHOLDS */
   relevance?: RelevanceThresholds;
   /** Caps on the returned corpus text. @default RETRIEVAL_DEFAULTS.evidence */
@@ -41,7 +43,7 @@ async function appendTrace(sink: TraceSink, record: ToolInvocationRecord): Promi
  * (its `durations_ms` has no trace stage: the append is in `timings.traceMs` only), and the
  * run ids of `state.runIdentity`.
  */
-export function createDedupeAndTraceNode({ l0Weight, traceSink, toolName, corpusFingerprint, relevance, evidence, now = Date.now }: DedupeAndTraceNodeOptions) {
+export function createDedupeAndTraceNode({ l0Weight, traceSink, toolName, corpusFingerprint, indexGeneration = null, relevance, evidence, now = Date.now }: DedupeAndTraceNodeOptions) {
   return async function dedupeAndTrace(state: RetrievalStateType): Promise<RetrievalStateUpdate> {
     const started = clock();
     const merged = dedupeEvidence(state.evidence, { l0Weight, limit: state.limit });
@@ -63,6 +65,7 @@ export function createDedupeAndTraceNode({ l0Weight, traceSink, toolName, corpus
       durationMs: now() - state.startedAt,
       input: { query: state.query, domain: state.domain, limit: state.limit },
       corpusFingerprint,
+      indexGeneration,
       l1CandidateCount: state.l1Candidates.length,
       l1Error: state.l1Error,
       timings: { ...stages, totalMs: elapsedMs(state.runStartedAt, traceStarted) },

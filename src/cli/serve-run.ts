@@ -1,0 +1,105 @@
+import { readFile } from "node:fs/promises";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { LookupKnowledgeError, errorDetail } from "../errors.js";
+import { followKnowledgeBase, type FollowedKnowledgeBase } from "../knowledge-base/followed-knowledge-base.js";
+import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
+import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
+import { startMcpHttpEndpoint } from "../mcp/http-endpoint.js";
+import { createMcpToolHandler } from "../mcp/mcp-tool-server.js";
+import { createLookupKnowledgeTool } from "../tool/lookup-knowledge-tool.js";
+import { stringValue, usageError, type CliIO, type ParsedCommand } from "./command-spec.js";
+import { DEFAULT_CORPUS_DIR } from "./defaults.js";
+import { groupScope } from "./group-scope.js";
+import { buildAndSave } from "./index-build.js";
+import { openCliVectorStore } from "./pgvector-flags.js";
+import { MCP_TOKEN_ENV } from "./serve-command.js";
+import { terminalText } from "./terminal-text.js";
+import { packageVersion } from "./version.js";
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+
+/** The bearer token: from `--token-file` (trimmed), else the environment; null for none. */
+async function bearerToken(parsed: ParsedCommand): Promise<string | null> {
+  const file = stringValue(parsed, "token-file");
+  let token = file === undefined ? (process.env[MCP_TOKEN_ENV] ?? "") : "";
+  if (file !== undefined) {
+    try {
+      token = await readFile(file, "utf8");
+    } catch (error) {
+      throw usageError("serve", `--token-file ${JSON.stringify(file)} cannot be read (${errorDetail(error)}).`);
+    }
+    if (token.trim().length === 0) throw usageError("serve", `--token-file ${JSON.stringify(file)} is empty; put the token in it.`);
+  }
+  return token.trim().length === 0 ? null : token.trim();
+}
+
+/** The index to serve: followed (or loaded once), built first from the corpus when there is none. */
+async function openIndex(dir: string, corpus: string | undefined, follow: boolean, vectorStore: VectorStoreL1Option | undefined, log: (line: string) => void): Promise<KnowledgeBase | FollowedKnowledgeBase> {
+  const open = () =>
+    follow
+      ? followKnowledgeBase(dir, { vectorStore, onWarning: log, onGeneration: ({ generation }) => log(`lookup-knowledge: serving the new index generation ${generation ?? "(unsaved)"}`) })
+      : KnowledgeBase.load(dir, vectorStore ? { vectorStore } : {});
+  try {
+    return await open();
+  } catch (error) {
+    if (!(error instanceof LookupKnowledgeError) || error.code !== "INDEX_NOT_FOUND") throw error;
+    const from = corpus ?? DEFAULT_CORPUS_DIR;
+    log(`No index in ${dir} yet: building it from ${from} (once).`);
+    await buildAndSave(from, dir, log, vectorStore);
+    return open();
+  }
+}
+
+/** Resolves on the first SIGINT or SIGTERM, or when `also` resolves. */
+function stopRequested(also?: Promise<void>): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (signal: string) => () => resolve(signal);
+    const int = on("SIGINT");
+    const term = on("SIGTERM");
+    process.once("SIGINT", int);
+    process.once("SIGTERM", term);
+    void also?.then(() => resolve("the client closed stdin"));
+  });
+}
+
+/** Runs `lookup-knowledge serve` until a signal (or, over stdio, the client's end of stdin) stops it. */
+export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): Promise<number> {
+  const { values } = parsed;
+  const log = (line: string) => io.err(`${terminalText(line)}\n`);
+  const http = values.http === true;
+  const host = String(values.host);
+  const token = http ? await bearerToken(parsed) : null;
+  if (http && token === null && !LOOPBACK.has(host)) {
+    throw usageError("serve", `--host ${host} is reachable from other machines: set a bearer token in ${MCP_TOKEN_ENV} or --token-file first.`);
+  }
+  const access = groupScope("serve", parsed.lists.group);
+  const tracePath = values["no-trace"] === true ? null : stringValue(parsed, "trace");
+  const store = await openCliVectorStore(values);
+  try {
+    const kb = await openIndex(String(values.index), stringValue(parsed, "corpus"), values["no-follow"] !== true, store.vectorStore, log);
+    const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, ...(tracePath !== undefined ? { tracePath } : {}), ...(access !== undefined ? { access } : {}) });
+    const handler = createMcpToolHandler({ tool: lookup, version: packageVersion() });
+    let reason: string;
+    if (http) {
+      const endpoint = await startMcpHttpEndpoint({ handler, host, port, token });
+      log(`lookup-knowledge: serving ${lookup.name} over MCP (Streamable HTTP) at ${endpoint.url}${token === null ? "" : " (bearer token required)"}`);
+      reason = await stopRequested();
+      log(`lookup-knowledge: ${reason}: stopping after ${handler.inFlight} call(s) in flight`);
+      await endpoint.close();
+    } else {
+      const server = handler.createServer();
+      const stdinEnded = new Promise<void>((resolve) => process.stdin.once("end", () => resolve()));
+      await server.connect(new StdioServerTransport());
+      log(`lookup-knowledge: serving ${lookup.name} over MCP (stdio)`);
+      reason = await stopRequested(stdinEnded);
+      log(`lookup-knowledge: ${reason}: stopping after ${handler.inFlight} call(s) in flight`);
+      await handler.drain();
+      await server.close();
+    }
+    await lookup.close();
+    if (!(kb instanceof KnowledgeBase)) kb.close();
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

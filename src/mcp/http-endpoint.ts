@@ -1,0 +1,95 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { timingSafeEqual, createHash } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { LookupKnowledgeError, errorDetail } from "../errors.js";
+import type { McpToolHandler } from "./mcp-tool-server.js";
+
+/** The path MCP clients post to. */
+export const MCP_PATH = "/mcp";
+
+/** Options of {@link startMcpHttpEndpoint}. */
+export interface McpHttpOptions {
+  handler: McpToolHandler;
+  /** The address to bind. @default "127.0.0.1" */
+  host?: string;
+  /** The port; 0 picks a free one. @default 3333 */
+  port?: number;
+  /** A bearer token every request must carry (`Authorization: Bearer <token>`); null for none. @default null */
+  token?: string | null;
+  /** Largest request body in bytes. @default 1 MiB */
+  maxBodyBytes?: number;
+}
+
+/** A running Streamable HTTP endpoint. */
+export interface McpHttpEndpoint {
+  /** `http://host:port/mcp`. */
+  readonly url: string;
+  /** Stops taking requests, lets the calls in flight answer, then closes every connection. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+
+/** True when `header` is `Bearer <token>`, compared in constant time. */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  if (header === undefined || !header.startsWith("Bearer ")) return false;
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(header.slice("Bearer ".length).trim()), digest(token));
+}
+
+function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+}
+
+/**
+ * Serves the tool over MCP's Streamable HTTP transport at {@link MCP_PATH}, stateless (a server
+ * and transport per request, so any number of clients share the tool), with the SDK's DNS
+ * rebinding protection: only the bound host and, on a loopback address, the loopback names are
+ * accepted as `Host`.
+ * @throws LookupKnowledgeError `INVALID_OPTION` when the address cannot be bound (in use, not local).
+ */
+export async function startMcpHttpEndpoint({ handler, host = "127.0.0.1", port = 3333, token = null, maxBodyBytes = 1 << 20 }: McpHttpOptions): Promise<McpHttpEndpoint> {
+  let allowedHosts: string[] = [];
+  let closing = false;
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (path !== MCP_PATH) return refuse(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
+    if (closing) return refuse(res, 503, "the server is shutting down", { connection: "close" });
+    if (token !== null && !bearerMatches(req.headers.authorization, token)) return refuse(res, 401, "unauthorized: send Authorization: Bearer <token>", { "www-authenticate": "Bearer" });
+    if (req.method !== "POST") return refuse(res, 405, "method not allowed: this stateless endpoint takes POST only", { allow: "POST" });
+    const server = handler.createServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, enableDnsRebindingProtection: true, allowedHosts, maxRequestBodySize: maxBodyBytes });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  };
+  const http: Server = createServer((req, res) => {
+    answer(req, res).catch(() => {
+      if (!res.headersSent) refuse(res, 500, "internal error");
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", (error) => reject(new LookupKnowledgeError("INVALID_OPTION", `cannot listen on ${host}:${port} (${errorDetail(error)}); pick another --port or --host.`, { cause: error })));
+    http.listen(port, host, () => resolve());
+  });
+  const bound = (http.address() as AddressInfo).port;
+  const hostPart = host.includes(":") ? `[${host}]` : host;
+  allowedHosts = [`${hostPart}:${bound}`, ...(LOOPBACK.has(host) ? [`127.0.0.1:${bound}`, `localhost:${bound}`, `[::1]:${bound}`] : [])];
+  return {
+    url: `http://${hostPart}:${bound}${MCP_PATH}`,
+    async close() {
+      closing = true;
+      const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeIdleConnections();
+      await handler.drain();
+      http.closeAllConnections();
+      await stopped;
+    },
+  };
+}

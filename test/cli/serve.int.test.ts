@@ -1,0 +1,152 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { cp, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { MultiServerMCPClient } from "@langchain/mcp-adapters";
+import { createAgent, FakeToolCallingModel, HumanMessage, ToolMessage } from "langchain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KnowledgeBase, type LookupResult, type ToolInvocationRecord } from "../../src/index.js";
+import { createTempDirs, KB_DIR, readJsonl } from "../integration/helpers/integration-fixtures.js";
+import { CLI_ENTRY, CLI_REPO_ROOT, TSX_LOADER } from "../helpers/run-cli.js";
+
+const QUESTION = "How do I undo an invoice batch with wrong amounts?";
+const SECRET_TITLE = "Payroll Salary Bands";
+
+/** The environment of a served CLI: this process's, without a pgvector URL or a token unless given. */
+function serveEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const { LOOKUP_KNOWLEDGE_PGVECTOR_URL: _url, LOOKUP_KNOWLEDGE_MCP_TOKEN: _token, ...inherited } = process.env;
+  return { ...(inherited as Record<string, string>), NO_COLOR: "1", ...extra };
+}
+
+/** `lookup-knowledge serve --http --port 0 ...`, resolved with its URL once it listens. */
+async function serveHttp(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcessWithoutNullStreams; url: string; stderr: () => string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, CLI_ENTRY, "serve", "--http", "--port", "0", ...args], { cwd: CLI_REPO_ROOT, env: serveEnv(env) });
+  let stderr = "";
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.setEncoding("utf8").on("data", (data: string) => {
+      stderr += data;
+      const found = /at (http:\/\/\S+\/mcp)/.exec(stderr);
+      if (found) resolve(found[1]);
+    });
+    void exited.then((code) => reject(new Error(`serve exited (${code}) before listening: ${stderr}`)));
+  });
+  return { child, url, stderr: () => stderr, exited };
+}
+
+describe("lookup-knowledge serve: the tool over MCP", () => {
+  const temp = createTempDirs("lookup-knowledge-serve-");
+  let index: string;
+  let tracePath: string;
+
+  beforeAll(async () => {
+    const root = await temp.make();
+    const corpus = join(root, "corpus");
+    await cp(KB_DIR, corpus, { recursive: true });
+    await writeFile(join(corpus, "billing", "zz-payroll.md"), `---\ntitle: ${SECRET_TITLE}\ndomain: billing\naccess: [hr]\nkeywords: [invoice batch, wrong amounts]\n---\n# ${SECRET_TITLE}\n\nInvoice batch with wrong amounts: the payroll salary bands are confidential.\n`);
+    index = join(root, "index");
+    tracePath = join(root, "trace.jsonl");
+    await (await KnowledgeBase.build({ corpusDir: corpus, onWarning: () => {} })).save(index);
+  });
+  afterAll(() => temp.cleanup());
+
+  it("answers tools/list and tools/call from the SDK's own client over stdio, under the server's scope, with a trace line per call", async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: ["--import", TSX_LOADER, CLI_ENTRY, "serve", "--index", index, "--trace", tracePath, "--group", "support"], cwd: CLI_REPO_ROOT, env: serveEnv(), stderr: "pipe" });
+    const client = new Client({ name: "stdio-test", version: "1.0.0" });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["lookup_knowledge"]);
+    expect(tools[0].inputSchema.properties).toHaveProperty("query");
+    expect(tools[0].inputSchema.required).toEqual(["query"]);
+
+    const answer = await client.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION, limit: 20 } });
+    expect(answer.isError).toBeFalsy();
+    const text = (answer.content as Array<{ type: string; text: string }>)[0].text;
+    const result = answer.structuredContent as unknown as LookupResult;
+    expect(result.primary?.source).toMatch(/^billing\/invoice-run-rollback\.md#/);
+    expect(text).toContain(result.evidence[0].source);
+    // The scope is the server's --group support: the hr-only file never shows, whatever the client asks.
+    expect(JSON.stringify(answer)).not.toContain(SECRET_TITLE);
+
+    const refused = await client.callTool({ name: "lookup_knowledge", arguments: { query: "", limit: 500 } });
+    expect(refused.isError).toBe(true);
+    await client.close();
+
+    const lines = (await readJsonl(tracePath)) as ToolInvocationRecord[];
+    const line = lines.find((record) => record.invocation_id === result.invocationId);
+    expect(line?.access?.groups).toEqual(["support"]);
+    expect(line?.index_generation).toMatch(/^gen-[0-9a-f]{16}$/);
+  });
+
+  it("answers over Streamable HTTP at /mcp, refuses a missing token and a foreign Host, and shuts down cleanly on SIGTERM", async () => {
+    const token = "test-token-0123456789";
+    const served = await serveHttp(["--index", index, "--no-trace"], { LOOKUP_KNOWLEDGE_MCP_TOKEN: token });
+    try {
+      const client = new Client({ name: "http-test", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(["lookup_knowledge"]);
+      const answer = await client.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION } });
+      expect((answer.structuredContent as unknown as LookupResult).primary?.source).toMatch(/^billing\/invoice-run-rollback\.md#/);
+      // Unscoped, the hr-only file answers the same question: the stdio test's scope is what hid it.
+      const everything = await client.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION, limit: 20 } });
+      expect(JSON.stringify(everything)).toContain(SECRET_TITLE);
+      await client.close();
+
+      const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+      const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+      const noToken = await fetch(served.url, { method: "POST", headers, body: JSON.stringify(initialize) });
+      expect(noToken.status).toBe(401);
+      const wrongToken = await fetch(served.url, { method: "POST", headers: { ...headers, authorization: "Bearer nope" }, body: JSON.stringify(initialize) });
+      expect(wrongToken.status).toBe(401);
+      const port = new URL(served.url).port;
+      const foreignHost = await new Promise<number>((resolve, reject) => {
+        // fetch does not let a page set Host: a raw request does, as a rebinding page's would arrive.
+        import("node:http").then(({ request }) => {
+          const req = request({ host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { ...headers, host: `evil.example:${port}`, authorization: `Bearer ${token}` } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          req.on("error", reject);
+          req.end(JSON.stringify(initialize));
+        }, reject);
+      });
+      expect(foreignHost).toBe(403);
+    } finally {
+      served.child.kill("SIGTERM");
+    }
+    expect(await served.exited).toBe(0);
+    expect(served.stderr()).toContain("SIGTERM: stopping");
+  });
+
+  it("refuses to listen beyond loopback without a token", async () => {
+    const child = spawn(process.execPath, ["--import", TSX_LOADER, CLI_ENTRY, "serve", "--http", "--host", "0.0.0.0", "--index", index], { cwd: CLI_REPO_ROOT, env: serveEnv() });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(2);
+    expect(stderr).toContain("LOOKUP_KNOWLEDGE_MCP_TOKEN");
+  });
+
+  it("runs inside a LangGraph createAgent through @langchain/mcp-adapters", async () => {
+    const served = await serveHttp(["--index", index, "--no-trace"]);
+    const mcp = new MultiServerMCPClient({ mcpServers: { knowledge: { transport: "http", url: served.url } }, useStandardContentBlocks: true });
+    try {
+      const tools = await mcp.getTools();
+      expect(tools.map((tool) => tool.name)).toEqual(["lookup_knowledge"]);
+      const model = new FakeToolCallingModel({ toolCalls: [[{ name: "lookup_knowledge", args: { query: QUESTION }, id: "call_mcp_1" }], []] });
+      const agent = createAgent({ model, tools });
+      const { messages } = await agent.invoke({ messages: [new HumanMessage("An invoice batch went out with wrong amounts. What now?")] });
+      const toolMessages = messages.filter((message) => ToolMessage.isInstance(message));
+      expect(toolMessages).toHaveLength(1);
+      expect(toolMessages[0].status).not.toBe("error");
+      expect(JSON.stringify(toolMessages[0].content)).toContain("billing/invoice-run-rollback.md#");
+    } finally {
+      await mcp.close();
+      served.child.kill("SIGTERM");
+      await served.exited;
+    }
+  });
+});
