@@ -6,6 +6,7 @@ import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
 import type { IndexChanges } from "../knowledge-base/update-index.js";
 import type { ParsedCommand } from "./command-spec.js";
 import { createProgressBar } from "./progress.js";
+import { stopRequested } from "./stop-signal.js";
 import { openCliVectorStore } from "./pgvector-flags.js";
 import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
 
@@ -90,14 +91,23 @@ export async function updateAndSave(corpusDir: string, outDir: string, log: (lin
   return knowledgeBase;
 }
 
-/** Runs `lookup-knowledge index` once its command line is parsed: an update unless `--full` or there is none to update. */
+/** One index run: an update unless `full` or there is none to update, else a build. */
+export async function indexOnce(corpus: string, out: string, full: boolean, log: (line: string) => void, vectorStore?: VectorStoreL1Option): Promise<void> {
+  if (!full && (await updateAndSave(corpus, out, log, vectorStore)) !== null) return;
+  await buildAndSave(corpus, out, log, vectorStore);
+}
+
+/** Runs `lookup-knowledge index` once its command line is parsed: one run, then with `--watch` an update per batch of corpus changes until stopped. */
 export async function runIndex({ values }: ParsedCommand, log: (line: string) => void): Promise<number> {
   const corpus = String(values.corpus);
   const out = String(values.out);
   const store = await openCliVectorStore(values);
   try {
-    if (values.full !== true && (await updateAndSave(corpus, out, log, store.vectorStore)) !== null) return 0;
-    await buildAndSave(corpus, out, log, store.vectorStore);
+    await indexOnce(corpus, out, values.full === true, log, store.vectorStore);
+    if (values.watch === true) {
+      const { watchCorpus } = await import("./index-watch.js");
+      await watchCorpus({ corpus, out, log, update: () => indexOnce(corpus, out, false, log, store.vectorStore), stop: stopRequested() });
+    }
     return 0;
   } finally {
     await store.close();

@@ -26,6 +26,7 @@ export const SERVE_COMMAND: CommandSpec = {
     group: { type: "string", value: "NAME", multiple: true, description: "Answer every call as a member of group NAME (repeat for several): only files whose `access` names one of them, and unlabelled ones, are read." },
     index: { type: "string", value: "DIR", default: DEFAULT_INDEX_DIR, description: "The saved index to serve (and follow)." },
     corpus: { type: "string", value: "DIR", description: `The corpus to build the index from when there is none (default: ${DEFAULT_CORPUS_DIR}).` },
+    watch: { type: "boolean", default: false, description: `Also watch the corpus (--corpus, default: ${DEFAULT_CORPUS_DIR}) and update the index after each batch of changes, as \`index --watch\` does.` },
     "no-follow": { type: "boolean", default: false, description: "Keep serving the generation loaded at start, ignoring new ones." },
     trace: { type: "string", value: "FILE", description: `Append a JSONL trace line per call to FILE (default: ${DEFAULT_TRACE_PATH}).` },
     "no-trace": { type: "boolean", default: false, description: "Write no trace lines." },

@@ -10,9 +10,11 @@ import { createLookupKnowledgeTool } from "../tool/lookup-knowledge-tool.js";
 import { stringValue, usageError, type CliIO, type ParsedCommand } from "./command-spec.js";
 import { DEFAULT_CORPUS_DIR } from "./defaults.js";
 import { groupScope } from "./group-scope.js";
-import { buildAndSave } from "./index-build.js";
+import { buildAndSave, indexOnce } from "./index-build.js";
+import { watchCorpus } from "./index-watch.js";
 import { openCliVectorStore } from "./pgvector-flags.js";
 import { MCP_TOKEN_ENV } from "./serve-command.js";
+import { stopRequested } from "./stop-signal.js";
 import { terminalText } from "./terminal-text.js";
 import { packageVersion } from "./version.js";
 
@@ -50,18 +52,6 @@ async function openIndex(dir: string, corpus: string | undefined, follow: boolea
   }
 }
 
-/** Resolves on the first SIGINT or SIGTERM, or when `also` resolves. */
-function stopRequested(also?: Promise<void>): Promise<string> {
-  return new Promise((resolve) => {
-    const on = (signal: string) => () => resolve(signal);
-    const int = on("SIGINT");
-    const term = on("SIGTERM");
-    process.once("SIGINT", int);
-    process.once("SIGTERM", term);
-    void also?.then(() => resolve("the client closed stdin"));
-  });
-}
-
 /** Runs `lookup-knowledge serve` until a signal (or, over stdio, the client's end of stdin) stops it. */
 export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): Promise<number> {
   const { values } = parsed;
@@ -79,23 +69,27 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
     const kb = await openIndex(String(values.index), stringValue(parsed, "corpus"), values["no-follow"] !== true, store.vectorStore, log);
     const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, ...(tracePath !== undefined ? { tracePath } : {}), ...(access !== undefined ? { access } : {}) });
     const handler = createMcpToolHandler({ tool: lookup, version: packageVersion() });
+    const stop = stopRequested(http ? undefined : new Promise<void>((resolve) => process.stdin.once("end", () => resolve())), "the client closed stdin");
+    const corpus = stringValue(parsed, "corpus") ?? DEFAULT_CORPUS_DIR;
+    const indexDir = String(values.index);
+    const watching = values.watch === true ? watchCorpus({ corpus, out: indexDir, log, stop, update: () => indexOnce(corpus, indexDir, false, log, store.vectorStore) }).catch((error: unknown) => log(`lookup-knowledge: ${errorDetail(error)}`)) : Promise.resolve();
     let reason: string;
     if (http) {
       const endpoint = await startMcpHttpEndpoint({ handler, host, port, token });
       log(`lookup-knowledge: serving ${lookup.name} over MCP (Streamable HTTP) at ${endpoint.url}${token === null ? "" : " (bearer token required)"}`);
-      reason = await stopRequested();
+      reason = await stop;
       log(`lookup-knowledge: ${reason}: stopping after ${handler.inFlight} call(s) in flight`);
       await endpoint.close();
     } else {
       const server = handler.createServer();
-      const stdinEnded = new Promise<void>((resolve) => process.stdin.once("end", () => resolve()));
       await server.connect(new StdioServerTransport());
       log(`lookup-knowledge: serving ${lookup.name} over MCP (stdio)`);
-      reason = await stopRequested(stdinEnded);
+      reason = await stop;
       log(`lookup-knowledge: ${reason}: stopping after ${handler.inFlight} call(s) in flight`);
       await handler.drain();
       await server.close();
     }
+    await watching;
     await lookup.close();
     if (!(kb instanceof KnowledgeBase)) kb.close();
     return 0;

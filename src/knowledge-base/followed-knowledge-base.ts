@@ -5,6 +5,7 @@ import { readManifest } from "./index-files.js";
 import { KnowledgeBase } from "./knowledge-base.js";
 import type { LoadOptions } from "./load-generation.js";
 import { GenerationLeases } from "./generation-leases.js";
+import { createKnowledgeRetriever, type KnowledgeBaseRetriever, type KnowledgeRetrieverOptions } from "../retriever/knowledge-retriever.js";
 
 /** Options of {@link followKnowledgeBase}: a load's options plus how the folder is followed. */
 export interface FollowOptions extends LoadOptions {
@@ -89,6 +90,11 @@ export class FollowedKnowledgeBase implements RetrievalSource {
   /** Generations still held by in-flight lookups after a newer one took over (0 once they finish). */
   get retiredInUse(): number {
     return this.#leases.heldExcept(this.#current);
+  }
+
+  /** A LangChain retriever whose every query runs on the generation current when it starts (see `KnowledgeBase.asRetriever`). */
+  asRetriever(options: Omit<KnowledgeRetrieverOptions, "knowledgeBase"> = {}): KnowledgeBaseRetriever {
+    return createKnowledgeRetriever({ ...options, knowledgeBase: this });
   }
 
   /** Pins the current generation for one lookup; `release` it when the lookup ends. */

@@ -129,3 +129,30 @@ describe("a knowledge base that follows its index folder", () => {
     await expect(followKnowledgeBase(join(await temp.make(), "missing"), { pollMs: -1 })).rejects.toMatchObject({ code: "INVALID_OPTION" });
   });
 });
+
+describe("the retriever of a followed knowledge base", () => {
+  const temp = createTempDirs("lookup-knowledge-follow-retriever-");
+  afterAll(() => temp.cleanup());
+
+  it("returns documents of the new generation after a save, from the same retriever", async () => {
+    const root = await temp.make();
+    const corpus = join(root, "corpus");
+    const index = join(root, "index");
+    await writeCorpus(corpus, "alphaword");
+    await (await KnowledgeBase.build({ corpusDir: corpus, onWarning: () => {} })).save(index);
+    const kb = await followKnowledgeBase(index, { pollMs: 0 });
+    const retriever = kb.asRetriever({ tracePath: null });
+    const before = kb.generation;
+    expect((await retriever.invoke(QUERY)).map((doc) => doc.pageContent).join(" ")).toContain("alphaword");
+    await writeCodename(corpus, "omegaword");
+    const { knowledgeBase } = await (await KnowledgeBase.load(index)).update({ corpusDir: corpus, onWarning: () => {} });
+    await knowledgeBase.save(index);
+    // With polling off, the file watcher or refresh() (whichever comes first) loads the new generation.
+    await kb.refresh();
+    expect(kb.generation).not.toBe(before);
+    const text = (await retriever.invoke(QUERY)).map((doc) => doc.pageContent).join(" ");
+    kb.close();
+    expect(text).toContain("omegaword");
+    expect(text).not.toContain("alphaword");
+  });
+});
