@@ -24,9 +24,17 @@ export interface BenchOptions {
   filterSize: number | null;
   /** Admitted-set sizes of the L1 plan rows (exact scan against the graph with the filter). */
   filterPlanSizes: number[];
+  /** Chunk counts of the reload runs (a followed index saving a new generation while it serves); empty skips them. */
+  reloadSizes: number[];
   /** Run only this step (no per-size build, load and query, no incremental run); null: everything. */
-  only: "filter" | null;
+  only: BenchStep | null;
 }
+
+/** The steps `--only` can pick. */
+export type BenchStep = "filter" | "reload";
+
+/** Sizes of the reload runs of a full run. */
+export const RELOAD_SIZES = [10_000, 100_000];
 
 /** Admitted-set sizes at which both L1 plans are timed, around the cut-over EXACT_SCAN_MAX_CHUNKS (5,000). */
 export const FILTER_PLAN_SIZES = [1_000, 2_000, 3_000, 4_000, 6_000, 8_000, 10_000, 20_000, 50_000];
@@ -43,7 +51,7 @@ export const QUICK_MEASURE: MeasureSettings = { warmupCalls: 5, warmupMs: 300, b
 export const USAGE = `usage: npm run bench -- [--sizes 1000,10000,100000] [--quick] [--dataset DIR] [--out DIR]
        [--incremental-size 10000 | --no-incremental] [--budget-s 60] [--max-calls 1200]
        [--child-timeout-s N] [--keep-temp] [--filter-size N | --no-filter] [--filter-plan-sizes 1000,...]
-       [--only filter]
+       [--reload-sizes 10000,100000 | --no-reload] [--only filter|reload]
   --quick            smoke run: 1,000 chunks, a few calls per system, no incremental run
   --sizes            chunk counts, one child process each (default ${FULL_SIZES.join(",")})
   --dataset          BEIR SciFact folder (default ../shared/datasets/scifact next to the repository)
@@ -54,7 +62,10 @@ export const USAGE = `usage: npm run bench -- [--sizes 1000,10000,100000] [--qui
                      the tool per filter side by side, L1 recall@10, both L1 plans (default: the largest size)
   --no-filter        skip the filtered-lookup run
   --filter-plan-sizes  admitted-set sizes of the L1 plan rows (default ${FILTER_PLAN_SIZES.join(",")})
-  --only filter      run the filtered-lookup step alone (at --filter-size, else the largest of --sizes)`;
+  --reload-sizes     chunk counts of the reload runs: a followed index serving lookups while a new
+                     generation is saved into its folder (default ${RELOAD_SIZES.join(",")}; none with --quick)
+  --no-reload        skip the reload runs
+  --only STEP        run one step alone: filter (at --filter-size, else the largest of --sizes) or reload`;
 
 function positiveInteger(flag: string, text: string | undefined): number {
   const value = Number(text?.replace(/_/g, ""));
@@ -78,7 +89,8 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
   let keepTemp = false;
   let filterSize: number | null | undefined;
   let filterPlanSizes: number[] = FILTER_PLAN_SIZES;
-  let only: "filter" | null = null;
+  let only: BenchStep | null = null;
+  let reloadSizes: number[] | undefined;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
@@ -137,9 +149,15 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
           ),
         ].sort((a, b) => a - b);
         break;
+      case "--reload-sizes":
+        reloadSizes = [...new Set(value().split(",").map((part) => positiveInteger(flag, part.trim())))].sort((a, b) => a - b);
+        break;
+      case "--no-reload":
+        reloadSizes = [];
+        break;
       case "--only": {
         const step = value();
-        if (step !== "filter") throw new BenchError(`--only takes filter, got ${step}. ${USAGE.split("\n")[0]}`);
+        if (step !== "filter" && step !== "reload") throw new BenchError(`--only takes filter or reload, got ${step}. ${USAGE.split("\n")[0]}`);
         only = step;
         break;
       }
@@ -151,6 +169,8 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
   const measure = { ...base, ...(budgetS !== null ? { budgetMs: budgetS * 1000 } : {}), ...(maxCalls !== null ? { maxCalls } : {}) };
   const chosen = sizes ?? (quick ? [1_000] : FULL_SIZES);
   if (only === "filter" && filterSize === null) throw new BenchError("--only filter and --no-filter leave nothing to run.");
+  const reloads = reloadSizes ?? (quick ? [] : RELOAD_SIZES);
+  if (only === "reload" && reloads.length === 0) throw new BenchError("--only reload and --no-reload leave nothing to run.");
   return {
     mode: quick ? "quick" : "full",
     sizes: [...new Set(chosen)].sort((a, b) => a - b),
@@ -164,6 +184,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
     keepTemp,
     filterSize: filterSize === undefined ? Math.max(...chosen) : filterSize,
     filterPlanSizes,
+    reloadSizes: reloads,
     only,
   };
 }

@@ -10,6 +10,7 @@ import { runFilterTask } from "./tasks/filter-task.js";
 import { runIncrementalTask } from "./tasks/incremental-task.js";
 import { runLoadTask } from "./tasks/load-task.js";
 import { runQueryTask } from "./tasks/query-task.js";
+import { runReloadTask } from "./tasks/reload-task.js";
 import type { ChildOutput, KeepPartial, TaskSpec } from "./tasks/task-spec.js";
 
 async function runTask(spec: TaskSpec, keep: KeepPartial, log: (line: string) => void): Promise<unknown> {
@@ -24,6 +25,8 @@ async function runTask(spec: TaskSpec, keep: KeepPartial, log: (line: string) =>
       return runIncrementalTask(spec, keep, log);
     case "filter":
       return runFilterTask(spec, keep, log);
+    case "reload":
+      return runReloadTask(spec, keep, log);
   }
 }
 

@@ -20,6 +20,7 @@ import type { BenchReport, Failure, SizeReport } from "./report/report-model.js"
 import { runChild, type ChildOutcome } from "./spawn-child.js";
 import type { BuildResult } from "./tasks/build-task.js";
 import type { FilterResult } from "./tasks/filter-task.js";
+import type { ReloadResult } from "./tasks/reload-task.js";
 import type { IncrementalResult } from "./tasks/incremental-task.js";
 import type { LoadResult } from "./tasks/load-task.js";
 import type { QueryResult } from "./tasks/query-task.js";
@@ -79,12 +80,18 @@ async function main(): Promise<number> {
   const work = await mkdtemp(join(tmpdir(), "lookup-knowledge-bench-"));
   const resultDir = join(work, "results");
   await mkdir(resultDir, { recursive: true });
-  const steps = options.only === "filter" ? `only the filtered lookups at ${options.filterSize}` : `sizes ${options.sizes.join(", ")}${options.filterSize !== null ? `; filtered lookups at ${options.filterSize}` : ""}`;
+  const steps =
+    options.only === "filter"
+      ? `only the filtered lookups at ${options.filterSize}`
+      : options.only === "reload"
+        ? `only the reloads at ${options.reloadSizes.join(", ")}`
+        : `sizes ${options.sizes.join(", ")}${options.filterSize !== null ? `; filtered lookups at ${options.filterSize}` : ""}${options.reloadSizes.length > 0 ? `; reloads at ${options.reloadSizes.join(", ")}` : ""}`;
   say(`${steps}; working in ${work}`);
   const failures: Failure[] = [];
   const sizes: SizeReport[] = [];
   let incremental: Partial<IncrementalResult> | null = null;
   let filter: Partial<FilterResult> | null = null;
+  const reloads: Array<Partial<ReloadResult>> = [];
   try {
     for (const size of options.only === null ? options.sizes : []) {
       const sizeDir = join(work, `size-${size}`);
@@ -106,12 +113,20 @@ async function main(): Promise<number> {
       incremental = await step<IncrementalResult>({ task: "incremental", size, dataset: options.dataset, workDir, sectionsPerFile: options.sectionsPerFile }, options, resultDir, failures);
       incremental ??= (failures.find((f) => f.step === "incremental")?.partial as Partial<IncrementalResult> | undefined) ?? null;
     }
-    if (options.filterSize !== null) {
+    if (options.filterSize !== null && options.only !== "reload") {
       const size = options.filterSize;
       const workDir = join(work, `filter-${size}`);
       await mkdir(workDir, { recursive: true });
       filter = await step<FilterResult>({ task: "filter", size, dataset: options.dataset, workDir, measure: options.measure, planSizes: options.filterPlanSizes }, options, resultDir, failures);
       filter ??= (failures.find((f) => f.step === "filter")?.partial as Partial<FilterResult> | undefined) ?? null;
+      if (!options.keepTemp) await rm(workDir, { recursive: true, force: true });
+    }
+    for (const size of options.only === null || options.only === "reload" ? options.reloadSizes : []) {
+      const workDir = join(work, `reload-${size}`);
+      await mkdir(workDir, { recursive: true });
+      const reload = await step<ReloadResult>({ task: "reload", size, dataset: options.dataset, indexDir: join(workDir, "index") }, options, resultDir, failures);
+      const partial = reload ?? (failures.find((f) => f.step === "reload")?.partial as Partial<ReloadResult> | undefined);
+      if (partial) reloads.push(partial);
       if (!options.keepTemp) await rm(workDir, { recursive: true, force: true });
     }
   } finally {
@@ -134,6 +149,7 @@ async function main(): Promise<number> {
     sizes,
     incremental,
     filter,
+    reloads,
     goals: checkGoals(sizes, incremental),
     failures,
     notes: notesFor(sizes),
@@ -147,9 +163,16 @@ async function main(): Promise<number> {
   // The committed figures of the filtered lookups: a full run's only (a --quick run is a smoke test).
   if (filter !== null && options.mode === "full") {
     const filterFile = join(options.outDir, "filtered-lookups.json");
-    const { schema: _schema, sizes: _sizes, incremental: _incremental, goals: _goals, filter: _filter, notes: _notes, ...run } = report;
+    const { schema: _schema, sizes: _sizes, incremental: _incremental, goals: _goals, filter: _filter, reloads: _reloads, notes: _notes, ...run } = report;
     await writeFile(filterFile, `${JSON.stringify({ schema: "lookup-knowledge-bench-filter/1", ...run, filter }, null, 2)}\n`);
     written.push(filterFile);
+  }
+  // The committed figures of the reloads, likewise.
+  if (reloads.length > 0 && options.mode === "full") {
+    const reloadFile = join(options.outDir, "reloads.json");
+    const { schema: _schema, sizes: _sizes, incremental: _incremental, goals: _goals, filter: _filter, reloads: _reloads, notes: _notes, ...run } = report;
+    await writeFile(reloadFile, `${JSON.stringify({ schema: "lookup-knowledge-bench-reload/1", ...run, reloads }, null, 2)}\n`);
+    written.push(reloadFile);
   }
   process.stdout.write(`${formatReport(report)}\n\nwrote ${written.join(", ")}\n`);
   return failures.length === 0 ? 0 : 1;

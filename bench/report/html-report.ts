@@ -1,5 +1,6 @@
 import type { BenchReport } from "./report-model.js";
 import { escapeHtml, groupedBarChart, stackedShareChart, type BarGroup, type StackedRow } from "./svg-charts.js";
+import { reloadLines } from "./reload-lines.js";
 import { buildLine, filterLines, goalTable, incrementalLines, latencyTable, ratioLine, stageTable, type TextTable } from "./summary-rows.js";
 
 function htmlTable({ header, rows }: TextTable, className = ""): string {
@@ -72,6 +73,7 @@ export function renderHtmlReport(report: BenchReport): string {
     .join("\n");
   const incremental = incrementalLines(report);
   const filter = filterLines(report);
+  const reloads = reloadLines(report);
   const failures = report.failures.map((f) => `<li class="bad">${escapeHtml(`${f.step} at ${f.size}: ${f.message}`)}</li>`).join("");
   const m = report.machine;
   return `<!doctype html>
@@ -93,6 +95,7 @@ ${buildChart(report)}
 ${sizes}
 ${incremental.length > 0 ? `<h2>Incremental re-index</h2><pre>${escapeHtml(incremental.join("\n"))}</pre>` : ""}
 ${filter.length > 0 ? `<h2>Filtered lookups</h2><pre>${escapeHtml(filter.join("\n"))}</pre>` : ""}
+${reloads.length > 0 ? `<h2>Reloads</h2><pre>${escapeHtml(reloads.join("\n"))}</pre>` : ""}
 <h2>Run</h2>
 <pre>${escapeHtml(JSON.stringify({ command: report.command, packages: report.packages, dataset: report.dataset, measure: report.measure, notes: report.notes }, null, 2))}</pre>
 </body></html>

@@ -1,4 +1,5 @@
 import type { BenchReport } from "./report-model.js";
+import { reloadLines } from "./reload-lines.js";
 import { buildLine, filterLines, goalTable, incrementalLines, latencyTable, ratioLine, stageTable } from "./summary-rows.js";
 import { formatTable } from "./text-table.js";
 
@@ -22,6 +23,8 @@ export function formatReport(report: BenchReport): string {
   if (incremental.length > 0) out.push("", ...incremental);
   const filter = filterLines(report);
   if (filter.length > 0) out.push("", ...filter);
+  const reloads = reloadLines(report);
+  if (reloads.length > 0) out.push("", ...reloads);
   const goals = goalTable(report.goals);
   out.push("", "goals (from the issue; checked from the measured values):", formatTable(goals.header, goals.rows));
   for (const note of report.notes) out.push(`note: ${note}`);

@@ -1,6 +1,7 @@
 import type { MeasureSettings } from "../measure/measure-systems.js";
 import type { BuildResult } from "../tasks/build-task.js";
 import type { FilterResult } from "../tasks/filter-task.js";
+import type { ReloadResult } from "../tasks/reload-task.js";
 import type { IncrementalResult } from "../tasks/incremental-task.js";
 import type { LoadResult } from "../tasks/load-task.js";
 import type { QueryResult } from "../tasks/query-task.js";
@@ -22,7 +23,7 @@ export interface MachineInfo {
 
 /** A step that did not finish. */
 export interface Failure {
-  step: "build" | "load" | "query" | "incremental" | "filter";
+  step: "build" | "load" | "query" | "incremental" | "filter" | "reload";
   size: number;
   message: string;
   /** What the step measured before it failed. */
@@ -55,6 +56,8 @@ export interface BenchReport {
   incremental: Partial<IncrementalResult> | null;
   /** The filtered-lookup run (access groups and domains of 0.1% to 100%); a failed one keeps what it measured before. Absent in older reports. */
   filter?: Partial<FilterResult> | null;
+  /** The reload runs, one per size; a failed one keeps what it measured before. Absent in older reports. */
+  reloads?: Array<Partial<ReloadResult>>;
   goals: GoalCheck[];
   failures: Failure[];
   notes: string[];

@@ -50,8 +50,16 @@ export interface FilterSpec {
   planSizes: number[];
 }
 
+/** Serve lookups from a followed index of `size` chunks while a new generation is saved into its folder. */
+export interface ReloadSpec {
+  task: "reload";
+  size: number;
+  dataset: string;
+  indexDir: string;
+}
+
 /** What a child process is asked to do. */
-export type TaskSpec = BuildSpec | LoadSpec | QuerySpec | IncrementalSpec | FilterSpec;
+export type TaskSpec = BuildSpec | LoadSpec | QuerySpec | IncrementalSpec | FilterSpec | ReloadSpec;
 
 /** What a child writes to its result file (never to stdout, where logs may go). */
 export type ChildOutput<T> = { ok: true; result: T } | { ok: false; error: string; partial?: unknown };

@@ -15,14 +15,14 @@ export const SERVE_COMMAND: CommandSpec = {
   details: [
     "Over stdio (for desktop agents) stdout carries the protocol and every message goes to stderr; with --http the endpoint is http://HOST:PORT/mcp (stateless: any number of clients).",
     `It follows the index folder: a generation that \`lookup-knowledge index\` commits is served from the next call on, without a restart (--no-follow keeps the first one). With no index yet it builds one from --corpus (default: ${DEFAULT_CORPUS_DIR}) first.`,
-    `Over HTTP, set a bearer token in ${MCP_TOKEN_ENV} or a file (--token-file), never on the command line; it is required when --host is not a loopback address. Only the bound host is accepted as the Host header (DNS rebinding protection).`,
+    `Over HTTP, set a bearer token in ${MCP_TOKEN_ENV} or tokens in a file (--token-file), never on the command line; one is required when --host is not a loopback address. A token file holds one token per line, then the groups its callers read as (none: the --group scope), so one server serves several audiences. Only the bound host is accepted as the Host header (DNS rebinding protection).`,
     "Every caller has the scope --group gives (or every file without it): the client's arguments cannot change it. SIGINT/SIGTERM stop it after the calls in flight have answered and their trace lines are written.",
   ].join("\n"),
   options: {
     http: { type: "boolean", default: false, description: "Serve Streamable HTTP at /mcp instead of stdio." },
     host: { type: "string", value: "HOST", default: "127.0.0.1", description: "With --http: the address to bind." },
     port: { type: "string", value: "N", default: String(DEFAULT_MCP_PORT), description: "With --http: the port (0 picks a free one, printed on stderr)." },
-    "token-file": { type: "string", value: "FILE", description: `With --http: read the bearer token from FILE (otherwise from ${MCP_TOKEN_ENV}, if set).` },
+    "token-file": { type: "string", value: "FILE", description: `With --http: the bearer tokens, one per line with the groups its callers read as: TOKEN [GROUP ...] (otherwise one token from ${MCP_TOKEN_ENV}, if set).` },
     group: { type: "string", value: "NAME", multiple: true, description: "Answer every call as a member of group NAME (repeat for several): only files whose `access` names one of them, and unlabelled ones, are read." },
     index: { type: "string", value: "DIR", default: DEFAULT_INDEX_DIR, description: "The saved index to serve (and follow)." },
     corpus: { type: "string", value: "DIR", description: `The corpus to build the index from when there is none (default: ${DEFAULT_CORPUS_DIR}).` },

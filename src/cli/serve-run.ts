@@ -16,23 +16,29 @@ import { openCliVectorStore } from "./pgvector-flags.js";
 import { MCP_TOKEN_ENV } from "./serve-command.js";
 import { stopRequested } from "./stop-signal.js";
 import { terminalText } from "./terminal-text.js";
+import { parseTokenFile, type TokenAudience } from "./token-file.js";
+import type { AccessScope } from "../access/access-scope.js";
 import { packageVersion } from "./version.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
-/** The bearer token: from `--token-file` (trimmed), else the environment; null for none. */
-async function bearerToken(parsed: ParsedCommand): Promise<string | null> {
+/**
+ * The bearer tokens: each line of `--token-file` (with the groups it names), else the one in the
+ * environment (with the `--group` scope); empty for none.
+ */
+async function tokenAudiences(parsed: ParsedCommand): Promise<TokenAudience[]> {
   const file = stringValue(parsed, "token-file");
-  let token = file === undefined ? (process.env[MCP_TOKEN_ENV] ?? "") : "";
-  if (file !== undefined) {
-    try {
-      token = await readFile(file, "utf8");
-    } catch (error) {
-      throw usageError("serve", `--token-file ${JSON.stringify(file)} cannot be read (${errorDetail(error)}).`);
-    }
-    if (token.trim().length === 0) throw usageError("serve", `--token-file ${JSON.stringify(file)} is empty; put the token in it.`);
+  if (file === undefined) {
+    const token = (process.env[MCP_TOKEN_ENV] ?? "").trim();
+    return token.length === 0 ? [] : [{ token, scope: undefined }];
   }
-  return token.trim().length === 0 ? null : token.trim();
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw usageError("serve", `--token-file ${JSON.stringify(file)} cannot be read (${errorDetail(error)}).`);
+  }
+  return parseTokenFile(text, file);
 }
 
 /** The index to serve: followed (or loaded once), built first from the corpus when there is none. */
@@ -58,8 +64,8 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
   const log = (line: string) => io.err(`${terminalText(line)}\n`);
   const http = values.http === true;
   const host = String(values.host);
-  const token = http ? await bearerToken(parsed) : null;
-  if (http && token === null && !LOOPBACK.has(host)) {
+  const tokens = http ? await tokenAudiences(parsed) : [];
+  if (http && tokens.length === 0 && !LOOPBACK.has(host)) {
     throw usageError("serve", `--host ${host} is reachable from other machines: set a bearer token in ${MCP_TOKEN_ENV} or --token-file first.`);
   }
   const access = groupScope("serve", parsed.lists.group);
@@ -67,18 +73,32 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
   const store = await openCliVectorStore(values);
   try {
     const kb = await openIndex(String(values.index), stringValue(parsed, "corpus"), values["no-follow"] !== true, store.vectorStore, log);
-    const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, ...(tracePath !== undefined ? { tracePath } : {}), ...(access !== undefined ? { access } : {}) });
-    const handler = createMcpToolHandler({ tool: lookup, version: packageVersion() });
+    // One tool per scope: each audience sees its own domains in the schema and reads only its files.
+    const served = new Map<string, { lookup: ReturnType<typeof createLookupKnowledgeTool>; handler: ReturnType<typeof createMcpToolHandler> }>();
+    const serve = (scope: AccessScope | undefined) => {
+      const key = scope === undefined ? "" : JSON.stringify([...scope.groups].sort());
+      let entry = served.get(key);
+      if (entry === undefined) {
+        const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, ...(tracePath !== undefined ? { tracePath } : {}), ...(scope !== undefined ? { access: scope } : {}) });
+        entry = { lookup, handler: createMcpToolHandler({ tool: lookup, version: packageVersion() }) };
+        served.set(key, entry);
+      }
+      return entry;
+    };
+    const audiences = tokens.map(({ token, scope }) => ({ token, handler: serve(scope ?? access).handler }));
+    const { lookup, handler } = audiences.length > 0 ? [...served.values()][0] : serve(access);
+    const inFlight = () => [...served.values()].reduce((sum, entry) => sum + entry.handler.inFlight, 0);
     const stop = stopRequested(http ? undefined : new Promise<void>((resolve) => process.stdin.once("end", () => resolve())), "the client closed stdin");
     const corpus = stringValue(parsed, "corpus") ?? DEFAULT_CORPUS_DIR;
     const indexDir = String(values.index);
     const watching = values.watch === true ? watchCorpus({ corpus, out: indexDir, log, stop, update: () => indexOnce(corpus, indexDir, false, log, store.vectorStore) }).catch((error: unknown) => log(`lookup-knowledge: ${errorDetail(error)}`)) : Promise.resolve();
     let reason: string;
     if (http) {
-      const endpoint = await startMcpHttpEndpoint({ handler, host, port, token });
-      log(`lookup-knowledge: serving ${lookup.name} over MCP (Streamable HTTP) at ${endpoint.url}${token === null ? "" : " (bearer token required)"}`);
+      const endpoint = await startMcpHttpEndpoint({ host, port, ...(audiences.length > 0 ? { audiences } : { handler }) });
+      const required = audiences.length === 0 ? "" : ` (bearer token required; ${audiences.length} ${audiences.length === 1 ? "token" : "tokens"}, ${served.size} ${served.size === 1 ? "scope" : "scopes"})`;
+      log(`lookup-knowledge: serving ${lookup.name} over MCP (Streamable HTTP) at ${endpoint.url}${required}`);
       reason = await stop;
-      log(`lookup-knowledge: ${reason}: stopping after ${handler.inFlight} call(s) in flight`);
+      log(`lookup-knowledge: ${reason}: stopping after ${inFlight()} call(s) in flight`);
       await endpoint.close();
     } else {
       const server = handler.createServer();
@@ -90,7 +110,7 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
       await server.close();
     }
     await watching;
-    await lookup.close();
+    await Promise.all([...served.values()].map((entry) => entry.lookup.close()));
     if (!(kb instanceof KnowledgeBase)) kb.close();
     return 0;
   } finally {

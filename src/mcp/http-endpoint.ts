@@ -8,9 +8,22 @@ import type { McpToolHandler } from "./mcp-tool-server.js";
 /** The path MCP clients post to. */
 export const MCP_PATH = "/mcp";
 
+/** Callers holding one bearer token, and the tool (with their scope) they are served. */
+export interface McpAudience {
+  token: string;
+  handler: McpToolHandler;
+}
+
 /** Options of {@link startMcpHttpEndpoint}. */
 export interface McpHttpOptions {
-  handler: McpToolHandler;
+  /** The tool served to every caller when `audiences` is not given. */
+  handler?: McpToolHandler;
+  /**
+   * One tool per bearer token, so that one server serves several audiences, each with the scope
+   * its tool was made with; a request whose token matches none is refused (401). Replaces
+   * `handler` and `token`. @default none
+   */
+  audiences?: readonly McpAudience[];
   /** The address to bind. @default "127.0.0.1" */
   host?: string;
   /** The port; 0 picks a free one. @default 3333 */
@@ -31,6 +44,16 @@ export interface McpHttpEndpoint {
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
+/**
+ * The handler of the audience whose token `header` carries, or null; every token is compared (in
+ * constant time) so that the time taken does not tell which one matched.
+ */
+export function audienceOf(header: string | undefined, audiences: readonly McpAudience[]): McpToolHandler | null {
+  let found: McpToolHandler | null = null;
+  for (const audience of audiences) if (bearerMatches(header, audience.token) && found === null) found = audience.handler;
+  return found;
+}
+
 /** True when `header` is `Bearer <token>`, compared in constant time. */
 export function bearerMatches(header: string | undefined, token: string): boolean {
   if (header === undefined || !header.startsWith("Bearer ")) return false;
@@ -50,16 +73,23 @@ function refuse(res: ServerResponse, status: number, message: string, headers: R
  * accepted as `Host`.
  * @throws LookupKnowledgeError `INVALID_OPTION` when the address cannot be bound (in use, not local).
  */
-export async function startMcpHttpEndpoint({ handler, host = "127.0.0.1", port = 3333, token = null, maxBodyBytes = 1 << 20 }: McpHttpOptions): Promise<McpHttpEndpoint> {
+export async function startMcpHttpEndpoint({ handler, audiences, host = "127.0.0.1", port = 3333, token = null, maxBodyBytes = 1 << 20 }: McpHttpOptions): Promise<McpHttpEndpoint> {
+  if (audiences === undefined && handler === undefined) throw new LookupKnowledgeError("INVALID_OPTION", "startMcpHttpEndpoint needs a handler (createMcpToolHandler) or audiences.");
+  const handlers = audiences?.map((audience) => audience.handler) ?? [handler as McpToolHandler];
+  const route = (authorization: string | undefined): McpToolHandler | null => {
+    if (audiences !== undefined) return audienceOf(authorization, audiences);
+    return token === null || bearerMatches(authorization, token) ? (handler as McpToolHandler) : null;
+  };
   let allowedHosts: string[] = [];
   let closing = false;
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "").split("?")[0];
     if (path !== MCP_PATH) return refuse(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
     if (closing) return refuse(res, 503, "the server is shutting down", { connection: "close" });
-    if (token !== null && !bearerMatches(req.headers.authorization, token)) return refuse(res, 401, "unauthorized: send Authorization: Bearer <token>", { "www-authenticate": "Bearer" });
+    const served = route(req.headers.authorization);
+    if (served === null) return refuse(res, 401, "unauthorized: send Authorization: Bearer <token>", { "www-authenticate": "Bearer" });
     if (req.method !== "POST") return refuse(res, 405, "method not allowed: this stateless endpoint takes POST only", { allow: "POST" });
-    const server = handler.createServer();
+    const server = served.createServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, enableDnsRebindingProtection: true, allowedHosts, maxRequestBodySize: maxBodyBytes });
     res.on("close", () => {
       void transport.close();
@@ -87,7 +117,7 @@ export async function startMcpHttpEndpoint({ handler, host = "127.0.0.1", port =
       closing = true;
       const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeIdleConnections();
-      await handler.drain();
+      await Promise.all(handlers.map((each) => each.drain()));
       http.closeAllConnections();
       await stopped;
     },

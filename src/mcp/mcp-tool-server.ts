@@ -2,6 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { LookupKnowledgeError } from "../errors.js";
 import type { createLookupKnowledgeTool } from "../tool/lookup-knowledge-tool.js";
+import { lookupResultSchema } from "./lookup-result-schema.js";
 
 /** The LangChain tool an MCP server serves. */
 export type LookupKnowledgeToolInstance = ReturnType<typeof createLookupKnowledgeTool>;
@@ -37,15 +38,15 @@ export function mcpErrorText(error: unknown): string {
 /**
  * Wraps the `lookup_knowledge` tool for MCP: a call runs the tool exactly as a model's tool call
  * does (the same schema check, limits, escaping, trace line) and answers with the tool's text as
- * `content` and the {@link LookupResult} as `structuredContent`. A failed lookup answers
+ * `content` and the {@link LookupResult} as `structuredContent` (described by `outputSchema`). A failed lookup answers
  * `isError` with one line; the scope is the tool's own (trusted options), never the client's.
  */
 export function createMcpToolHandler({ tool, serverName = "lookup-knowledge", version = "0.0.0" }: McpToolHandlerOptions): McpToolHandler {
   const running = new Set<Promise<unknown>>();
-  let nextCall = 0;
-  const call = async (args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> => {
+  const call = async (args: Record<string, unknown>, requestId: string | number, signal: AbortSignal): Promise<CallToolResult> => {
     try {
-      const message = await tool.invoke({ type: "tool_call", id: `mcp-${++nextCall}`, name: tool.name, args }, { signal });
+      // The MCP request id is the trace line's tool_call_id, as a model's tool call id is.
+      const message = await tool.invoke({ type: "tool_call", id: String(requestId), name: tool.name, args }, { signal });
       const text = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
       // The artifact as plain JSON: chunk contents are getters, which JSON keeps.
       const structuredContent = JSON.parse(JSON.stringify(message.artifact)) as Record<string, unknown>;
@@ -57,8 +58,9 @@ export function createMcpToolHandler({ tool, serverName = "lookup-knowledge", ve
   return {
     createServer() {
       const server = new McpServer({ name: serverName, version }, { capabilities: { tools: {} } });
-      server.registerTool(tool.name, { description: tool.description, inputSchema: tool.schema }, (args, extra) => {
-        const answer = call(args as Record<string, unknown>, extra.signal);
+      const config = { description: tool.description, inputSchema: tool.schema, outputSchema: lookupResultSchema, annotations: { readOnlyHint: true, openWorldHint: false } };
+      server.registerTool(tool.name, config, (args, extra) => {
+        const answer = call(args as Record<string, unknown>, extra.requestId, extra.signal);
         running.add(answer);
         void answer.finally(() => running.delete(answer));
         return answer;

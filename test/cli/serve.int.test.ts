@@ -60,6 +60,8 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
     expect(tools.map((tool) => tool.name)).toEqual(["lookup_knowledge"]);
     expect(tools[0].inputSchema.properties).toHaveProperty("query");
     expect(tools[0].inputSchema.required).toEqual(["query"]);
+    expect(tools[0].outputSchema?.required).toEqual(expect.arrayContaining(["evidence", "l1Status", "relevance"]));
+    expect(tools[0].annotations?.readOnlyHint).toBe(true);
 
     const answer = await client.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION, limit: 20 } });
     expect(answer.isError).toBeFalsy();
@@ -78,6 +80,39 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
     const line = lines.find((record) => record.invocation_id === result.invocationId);
     expect(line?.access?.groups).toEqual(["support"]);
     expect(line?.index_generation).toMatch(/^gen-[0-9a-f]{16}$/);
+    // The MCP request id is the trace line's tool call id.
+    expect(line?.tool_call_id).toMatch(/^[0-9]+$/);
+  });
+
+  it("serves each token of a token file with its own groups, so one server answers several audiences", async () => {
+    const root = await temp.make();
+    const tokens = join(root, "tokens");
+    const hr = "hr-token-0123456789abcdef";
+    const support = "support-token-0123456789";
+    await writeFile(tokens, `# token  groups\n${hr} hr\n\n${support} support\n`);
+    const served = await serveHttp(["--index", index, "--no-trace", "--token-file", tokens]);
+    const connect = async (token: string) => {
+      const client = new Client({ name: "audience-test", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      return client;
+    };
+    try {
+      const asHr = await connect(hr);
+      const hrAnswer = await asHr.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION, limit: 20 } });
+      expect((hrAnswer.structuredContent as unknown as LookupResult).access?.groups).toEqual(["hr"]);
+      expect(JSON.stringify(hrAnswer)).toContain(SECRET_TITLE);
+      await asHr.close();
+      const asSupport = await connect(support);
+      const supportAnswer = await asSupport.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION, limit: 20 } });
+      expect((supportAnswer.structuredContent as unknown as LookupResult).access?.groups).toEqual(["support"]);
+      expect(JSON.stringify(supportAnswer)).not.toContain(SECRET_TITLE);
+      await asSupport.close();
+      expect(served.stderr()).toContain("2 tokens, 2 scopes");
+      expect(served.stderr()).not.toContain(hr);
+    } finally {
+      served.child.kill("SIGTERM");
+    }
+    expect(await served.exited).toBe(0);
   });
 
   it("answers over Streamable HTTP at /mcp, refuses a missing token and a foreign Host, and shuts down cleanly on SIGTERM", async () => {

@@ -1,0 +1,49 @@
+import { applyScope, MAX_GROUP_CHARS, type AccessScope } from "../access/access-scope.js";
+import { usageError } from "./command-spec.js";
+
+/** One bearer token of `serve --http` and the scope its callers get (undefined: the server's `--group` scope). */
+export interface TokenAudience {
+  token: string;
+  scope: AccessScope | undefined;
+}
+
+/** Most tokens one file may hold. */
+export const MAX_TOKENS = 1000;
+/** Fewest characters of a token: anything shorter is guessable. */
+export const MIN_TOKEN_CHARS = 16;
+
+/**
+ * Parses a token file: one token per line, then, separated by spaces, the groups its callers
+ * read as (none: the `--group` scope of the server); blank lines and lines starting with `#`
+ * are ignored. Errors name the line, never its text (it holds a secret).
+ * @example
+ * # token                            groups
+ * 9f2c7d0e4b8a41f6a3c5e7d9b1f3a5c7   support billing
+ * 1e3b5d7f9a2c4e6b8d0f2a4c6e8b0d2f
+ * @throws LookupKnowledgeError `USAGE` for an empty file, a short or repeated token, a bad group.
+ */
+export function parseTokenFile(text: string, file: string): TokenAudience[] {
+  const where = (line: number) => `--token-file ${JSON.stringify(file)} line ${line}`;
+  const seen = new Map<string, number>();
+  const audiences: TokenAudience[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const fields = lines[i].trim().split(/\s+/).filter((field) => field.length > 0);
+    if (fields.length === 0 || fields[0].startsWith("#")) continue;
+    const [token, ...groups] = fields;
+    if (token.length < MIN_TOKEN_CHARS) throw usageError("serve", `${where(i + 1)}: a token needs at least ${MIN_TOKEN_CHARS} characters (e.g. \`openssl rand -hex 16\`).`);
+    const earlier = seen.get(token);
+    if (earlier !== undefined) throw usageError("serve", `${where(i + 1)} repeats the token of line ${earlier}; give each audience its own token.`);
+    seen.set(token, i + 1);
+    let scope: AccessScope | undefined;
+    if (groups.length > 0) {
+      const checked = applyScope({ groups });
+      if (typeof checked === "string") throw usageError("serve", `${where(i + 1)}: a group name needs 1 to ${MAX_GROUP_CHARS} characters.`);
+      scope = { groups: checked.groups };
+    }
+    audiences.push({ token, scope });
+    if (audiences.length > MAX_TOKENS) throw usageError("serve", `--token-file ${JSON.stringify(file)} holds more than ${MAX_TOKENS} tokens.`);
+  }
+  if (audiences.length === 0) throw usageError("serve", `--token-file ${JSON.stringify(file)} holds no token; put one per line (then, optionally, its groups).`);
+  return audiences;
+}
