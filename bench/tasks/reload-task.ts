@@ -33,6 +33,8 @@ export interface ReloadResult {
   rssBytes: { before: number; peakDuring: number; after: number };
   /** Whether the garbage collector was run before the "after" figure (`--expose-gc`). */
   gcForced: boolean;
+  /** Whether the replaced generation was garbage-collected once the lookups after the swap ran (a WeakRef to it came back empty); null without `--expose-gc`. */
+  oldGenerationCollected: boolean | null;
 }
 
 /**
@@ -82,6 +84,7 @@ export async function runReloadTask(spec: ReloadSpec, keep: KeepPartial, log: (l
   keep({ size: spec.size, before: summarize(before) });
   log(`steady p50 ${summarize(before).p50.toFixed(2)} ms; saving a new generation`);
 
+  const oldGeneration = new WeakRef(followed.current);
   let peak = rssBefore;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const during: number[] = [];
@@ -108,7 +111,14 @@ export async function runReloadTask(spec: ReloadSpec, keep: KeepPartial, log: (l
   const after: number[] = [];
   for (let i = 0; i < STEADY_LOOKUPS; i++) after.push((await once()).ms);
   clearInterval(sampler);
-  gc?.();
+  let oldGenerationCollected: boolean | null = null;
+  if (gc !== undefined) {
+    // Finalisation runs between turns: collect, let the loop turn, collect again.
+    gc();
+    await new Promise<void>((resolve) => setTimeout(resolve, 50));
+    gc();
+    oldGenerationCollected = oldGeneration.deref() === undefined;
+  }
   const rssAfter = process.memoryUsage().rss;
   followed.close();
   await lookup.close();
@@ -125,5 +135,6 @@ export async function runReloadTask(spec: ReloadSpec, keep: KeepPartial, log: (l
     oldAnswersAfterCommit: oldAfterCommit,
     rssBytes: { before: rssBefore, peakDuring: peak, after: rssAfter },
     gcForced: gc !== undefined,
+    oldGenerationCollected,
   };
 }
