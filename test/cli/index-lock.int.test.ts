@@ -64,7 +64,7 @@ describe("lookup-knowledge index with other writers on the same folder", () => {
     expect((await KnowledgeBase.load(out)).generation).toBe(before);
   });
 
-  it("makes an incremental run wait for a --full run that started first, and the edit it saw is in the final index", async () => {
+  it("makes an incremental run wait for a --full run that started first, and the edit it saw is in the final index", { timeout: 240_000 }, async () => {
     const { corpus, out, edited } = await indexedCorpus(300);
     const full = startIndex(["--corpus", corpus, "--out", out, "--full"]);
     await until(async () => (await lockHolder(out)) === full.child.pid, "it took the lock", full.exited);
@@ -78,7 +78,7 @@ describe("lookup-knowledge index with other writers on the same folder", () => {
     expect(existsSync(join(out, LOCK))).toBe(false);
   });
 
-  it("lets only the first of two runs commit when the second does not wait, and loses no edit made before the second started", async () => {
+  it("lets only the first of two runs commit when the second does not wait, and loses no edit made before the second started", { timeout: 240_000 }, async () => {
     const { corpus, out, edited } = await indexedCorpus(300);
     const full = startIndex(["--corpus", corpus, "--out", out, "--full"]);
     await until(async () => (await lockHolder(out)) === full.child.pid, "it took the lock", full.exited);
@@ -92,7 +92,7 @@ describe("lookup-knowledge index with other writers on the same folder", () => {
     expect((await KnowledgeBase.load(out)).chunks.some((chunk) => chunk.content.includes(EDIT))).toBe(true);
   });
 
-  it("takes over the lock of a writer killed mid-build, and an up-to-date run removes its leftovers", async () => {
+  it("takes over the lock of a writer killed mid-build, and an up-to-date run removes its leftovers", { timeout: 240_000 }, async () => {
     const { corpus, out } = await indexedCorpus(300);
     const before = (await KnowledgeBase.load(out)).generation;
     const killed = startIndex(["--corpus", corpus, "--out", out, "--full"]);
