@@ -175,8 +175,9 @@ export class KnowledgeBase implements RetrievalSource {
    * waiting up to `lockWaitMs` for another writer, unless the caller holds it (`options.lock`). A
    * base loaded from `dir`, or updated from one, only replaces the generation it was loaded from
    * (`startedFrom`): when another writer committed meanwhile, the save fails and changes nothing.
-   * After a save, this base counts as coming from the generation it committed, so saving it again
-   * into the same folder works.
+   * After a save, a loaded or updated base counts as coming from the generation it committed, so
+   * saving it again into the same folder works; a base from `build` or `fromChunks` overwrites
+   * whatever is committed, at every save.
    * @throws LookupKnowledgeError `INDEX_WRITE_FAILED` naming the folder and the cause (full disk,
    * no permission, a folder that is not an index); the previous index then stays as it was.
    * `INDEX_LOCKED` when another writer holds the lock; `INDEX_CHANGED` when it committed since
@@ -185,7 +186,9 @@ export class KnowledgeBase implements RetrievalSource {
   async save(dir: string, options: SaveOptions = {}): Promise<void> {
     checkFolder("the index folder", dir);
     const expected = expectedGeneration(dir, this.#origin, options.startedFrom);
-    this.#origin = await saveLocked(dir, options, expected, (locked) => saveIndexParts(dir, this.#parts, { fingerprint: this.fingerprint, domains: [...this.domains] }, locked));
+    const saved = await saveLocked(dir, options, expected, (locked) => saveIndexParts(dir, this.#parts, { fingerprint: this.fingerprint, domains: [...this.domains] }, locked));
+    // A built base keeps overwriting; a loaded one now comes from what it committed.
+    if (this.#origin !== null) this.#origin = saved;
   }
 
   /**

@@ -55,7 +55,7 @@ export interface SaveOptions {
    * an update must not replace what another writer committed since its base was loaded. A string
    * is that generation; null saves whatever the folder holds now (an intentional overwrite).
    * @default for a base loaded (or updated from one loaded) from this same folder, the generation
-   * it was loaded from or last saved there; otherwise null
+   * it was loaded from or last saved there; null for a base from `build` or `fromChunks`
    */
   startedFrom?: string | null;
 }
