@@ -130,6 +130,9 @@ export async function collectGarbage(dir: string, onRemoved: (name: string) => v
   const manifest = await currentManifest(dir);
   const garbage = names.filter((name) => {
     const { kind } = classifyEntry(name);
+    // A lock moved aside by a take-over whose process died before removing it.
+    const aside = kind === "lock" ? /^\.lookup-knowledge\.lock\.stale-([1-9][0-9]{0,9})-/.exec(name) : null;
+    if (aside !== null) return Number(aside[1]) !== process.pid && !writerAlive("", Number(aside[1]));
     if (kind === "generation") return manifest.found !== "unknown" && name !== manifest.generation && !busy.has(name);
     return kind === "legacy-temporary" || (kind === "legacy-data" && manifest.current);
   });
