@@ -1,12 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
-import { link, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { makeFolders } from "../make-folders.js";
 import { LOCK_FILE } from "./index-layout.js";
-import { describeOwner, formatLockFile, isStaleLock, parseLockFile, type LockOwner } from "./lock-file.js";
+import { describeOwner, isStaleLock, parseLockFile, type LockOwner } from "./lock-file.js";
+import { processAlive, readLock, takeOver, tryCreate } from "./lock-file-io.js";
 
 /** Options of {@link acquireIndexLock}. */
 export interface IndexLockOptions {
@@ -47,15 +48,6 @@ function removeHeldOnExit(): void {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
-  }
-}
-
 function cannotLock(dir: string, error: unknown): LookupKnowledgeError {
   return new LookupKnowledgeError("INDEX_WRITE_FAILED", `cannot take the writer lock of "${dir}" (${errorMessage(error)}); check that the folder exists and is writable.`, { cause: error });
 }
@@ -66,52 +58,6 @@ function lockedError(dir: string, path: string, owner: LockOwner | null, waitedM
     "INDEX_LOCKED",
     `the index in "${dir}" is being written by ${describeOwner(owner)}: it holds the lock ${path}${waited}. Wait for that run to finish (or give it longer: \`index --lock-wait SECONDS\`, the \`lockWaitMs\` save option), or, if that process is gone, remove ${path}.`,
   );
-}
-
-/** Creates the lock file with `wx`, filled and flushed; false when it exists already. */
-async function tryCreate(path: string, owner: LockOwner): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(path, "wx", 0o644);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
-  }
-  try {
-    await handle.writeFile(formatLockFile(owner));
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  return true;
-}
-
-/** What the lock file holds now; null when it vanished meanwhile. */
-async function readLock(path: string): Promise<{ text: string; ageMs: number } | null> {
-  try {
-    const [text, info] = await Promise.all([readFile(path, "utf8"), stat(path)]);
-    return { text, ageMs: Date.now() - info.mtimeMs };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-}
-
-/**
- * Moves a dead writer's lock aside. Another writer may have taken it over first and made its own
- * lock: the moved file is then compared with the dead one and, when it is not, put back.
- */
-async function takeOver(path: string, seen: string): Promise<void> {
-  const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
-  try {
-    await rename(path, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw error;
-  }
-  const moved = await readFile(aside, "utf8").catch(() => seen);
-  if (moved !== seen) await link(aside, path).catch(() => undefined);
-  await unlink(aside).catch(() => undefined);
 }
 
 function sleep(ms: number): Promise<void> {
@@ -149,7 +95,7 @@ export async function acquireIndexLock(dir: string, options: IndexLockOptions = 
       const current = await readLock(path);
       if (current === null) continue;
       const holder = parseLockFile(current.text);
-      if (isStaleLock(holder, { host: owner.host, alive, ageMs: current.ageMs })) {
+      if (isStaleLock(holder, { host: owner.host, alive: processAlive, ageMs: current.ageMs })) {
         await takeOver(path, current.text);
         continue;
       }
