@@ -12,6 +12,15 @@ export type LookupKnowledgeErrorCode =
   | "INDEX_MISMATCH"
   /** An index could not be written (full disk, no permission, a folder that is not an index). */
   | "INDEX_WRITE_FAILED"
+  /**
+   * Another process holds the index folder's writer lock (`.lookup-knowledge.lock`) and did not
+   * release it in time: wait for it, or remove the lock file if that process is gone.
+   */
+  | "INDEX_LOCKED"
+  /** Another writer committed a newer generation since the base of this save was loaded: run the update again. */
+  | "INDEX_CHANGED"
+  /** No private scratch folder could be made (in the index folder nor in the system's temporary folder). */
+  | "SCRATCH_UNAVAILABLE"
   /** The HNSW graph could not be built (its worker thread crashed, ran out of memory or exited). */
   | "INDEX_BUILD_FAILED"
   /** A trace file cannot be written or read (full disk, a path that is not a regular file). */

@@ -1,7 +1,9 @@
 export { KnowledgeBase } from "./knowledge-base/knowledge-base.js";
 export { followKnowledgeBase, FollowedKnowledgeBase, DEFAULT_FOLLOW_POLL_MS, type FollowOptions } from "./knowledge-base/followed-knowledge-base.js";
 export type { BuildProgress, KnowledgeBaseOptions } from "./knowledge-base/build-options.js";
-export type { SaveOptions, SaveProgress, SaveStep } from "./knowledge-base/save-options.js";
+export { DEFAULT_SAVE_LOCK_WAIT_MS, type SaveOptions, type SaveProgress, type SaveStep } from "./knowledge-base/save-options.js";
+export { acquireIndexLock, type IndexLock, type IndexLockOptions } from "./knowledge-base/index-lock.js";
+export type { LockOwner } from "./knowledge-base/lock-file.js";
 export { DEFAULT_CORPUS_OPTIONS, type CorpusOptions } from "./corpus/corpus-options.js";
 export type { IndexManifest, IndexSettings, IndexHistory, EmbedderInfo } from "./knowledge-base/manifest.js";
 export { MAX_DELETED_VECTOR_SHARE, type IndexChanges, type UpdateOptions } from "./knowledge-base/update-index.js";

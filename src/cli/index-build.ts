@@ -1,22 +1,35 @@
 import { describeCalibration } from "../calibration/calibration.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { LookupKnowledgeError } from "../errors.js";
 import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
+import type { IndexLock } from "../knowledge-base/index-lock.js";
 import type { IndexChanges } from "../knowledge-base/update-index.js";
-import type { ParsedCommand } from "./command-spec.js";
+import { integerValue, type ParsedCommand } from "./command-spec.js";
 import { createProgressBar } from "./progress.js";
 import { stopRequested } from "./stop-signal.js";
 import { openCliVectorStore } from "./pgvector-flags.js";
 import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
+import { DEFAULT_LOCK_WAIT_SECONDS } from "./defaults.js";
+import { sweepLeftovers, withIndexLock } from "./index-lock-run.js";
+import { shouldRebuild } from "./rebuild-decision.js";
 
-/** Builds both indexes from a corpus folder and saves them; returns the knowledge base. */
-export async function buildAndSave(corpusDir: string, outDir: string, log: (line: string) => void, vectorStore?: VectorStoreL1Option): Promise<KnowledgeBase> {
+const DEFAULT_LOCK_WAIT_MS = DEFAULT_LOCK_WAIT_SECONDS * 1000;
+
+/**
+ * Builds both indexes from a corpus folder and saves them; returns the knowledge base. The writer
+ * lock of `outDir` (`lock`, or one taken here) is held from before the corpus is read until the
+ * save, so that no other writer commits a newer snapshot that this build would then replace.
+ */
+export async function buildAndSave(corpusDir: string, outDir: string, log: (line: string) => void, vectorStore?: VectorStoreL1Option, lock?: IndexLock): Promise<KnowledgeBase> {
+  return withIndexLock(outDir, log, DEFAULT_LOCK_WAIT_MS, lock, (held) => buildAndSaveLocked(corpusDir, outDir, log, vectorStore, held));
+}
+
+async function buildAndSaveLocked(corpusDir: string, outDir: string, log: (line: string) => void, vectorStore: VectorStoreL1Option | undefined, lock: IndexLock): Promise<KnowledgeBase> {
   const bar = createProgressBar();
   const started = performance.now();
   const warn = (message: string) => (bar.done(), log(message));
   const kb = await KnowledgeBase.build({ corpusDir, onProgress: bar.update, onWarning: warn, ...(vectorStore ? { vectorStore } : {}) });
-  await kb.save(outDir, { onProgress: bar.update, onWarning: warn });
+  await kb.save(outDir, { onProgress: bar.update, onWarning: warn, lock });
   bar.done();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const where = vectorStore ? `; L1 rows in ${vectorStore.dialect.name}` : "";
@@ -41,16 +54,23 @@ function restamped(before: KnowledgeBase, after: KnowledgeBase): number {
 
 /**
  * Updates the index in `outDir` from `corpusDir` in place of a rebuild, when it is an index built
- * from a corpus folder; returns null when there is none to update (the caller then builds).
+ * from a corpus folder; returns null when there is none to update (the caller then builds). Only
+ * an index that cannot be updated (damaged, of another format) is rebuilt: a failure of the
+ * environment (permissions, a full disk, no scratch folder, another writer's lock) is thrown. The
+ * writer lock (`lock`, or one taken here) is held from the load to the save.
  */
-export async function updateAndSave(corpusDir: string, outDir: string, log: (line: string) => void, vectorStore?: VectorStoreL1Option): Promise<KnowledgeBase | null> {
+export async function updateAndSave(corpusDir: string, outDir: string, log: (line: string) => void, vectorStore?: VectorStoreL1Option, lock?: IndexLock): Promise<KnowledgeBase | null> {
   if (!existsSync(join(outDir, "manifest.json"))) return null;
+  return withIndexLock(outDir, log, DEFAULT_LOCK_WAIT_MS, lock, (held) => updateAndSaveLocked(corpusDir, outDir, log, vectorStore, held));
+}
+
+async function updateAndSaveLocked(corpusDir: string, outDir: string, log: (line: string) => void, vectorStore: VectorStoreL1Option | undefined, lock: IndexLock): Promise<KnowledgeBase | null> {
   let previous: KnowledgeBase;
   try {
     previous = await KnowledgeBase.load(outDir, vectorStore ? { vectorStore, localVectors: true } : {});
   } catch (error) {
     // An index whose store was not named is the user's to point at, never to rebuild elsewhere.
-    if (!(error instanceof LookupKnowledgeError) || error.code === "VECTOR_STORE_REQUIRED") throw error;
+    if (!shouldRebuild(error, "load")) throw error;
     log(`lookup-knowledge: rebuilding the index in ${outDir}: ${error.message}`);
     return null;
   }
@@ -63,7 +83,7 @@ export async function updateAndSave(corpusDir: string, outDir: string, log: (lin
   } catch (error) {
     bar.done();
     // Not an index built from a folder, or one whose data turned out damaged when the update read it all: rebuild.
-    if (!(error instanceof LookupKnowledgeError) || (error.code !== "INVALID_OPTION" && error.code !== "INDEX_CORRUPT")) throw error;
+    if (!shouldRebuild(error, "update")) throw error;
     log(`lookup-knowledge: rebuilding the index in ${outDir}: ${error.message}`);
     return null;
   }
@@ -77,13 +97,13 @@ export async function updateAndSave(corpusDir: string, outDir: string, log: (lin
       return knowledgeBase;
     }
     // Same content: saved only so that queries find the new file times (and folder) and skip hashing.
-    await knowledgeBase.save(outDir, { onProgress: bar.update, onWarning: warn });
+    await knowledgeBase.save(outDir, { onProgress: bar.update, onWarning: warn, lock });
     bar.done();
     const what = [touched > 0 ? `the new times of ${touched} ${touched === 1 ? "file" : "files"} with unchanged content` : "", moved ? `the corpus folder ${corpusDir}` : ""].filter(Boolean).join(" and ");
     log(`${outDir} is up to date with ${corpusDir}: ${changes.unchangedFiles} files unchanged; recorded ${what}; fingerprint ${knowledgeBase.fingerprint}.`);
     return knowledgeBase;
   }
-  await knowledgeBase.save(outDir, { onProgress: bar.update, onWarning: warn });
+  await knowledgeBase.save(outDir, { onProgress: bar.update, onWarning: warn, lock });
   bar.done();
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   log(`Updated ${outDir} from ${corpusDir} in ${seconds} s: ${describeChanges(changes)}; ${knowledgeBase.chunks.length} chunks, fingerprint ${knowledgeBase.fingerprint}.`);
@@ -91,22 +111,31 @@ export async function updateAndSave(corpusDir: string, outDir: string, log: (lin
   return knowledgeBase;
 }
 
-/** One index run: an update unless `full` or there is none to update, else a build. */
-export async function indexOnce(corpus: string, out: string, full: boolean, log: (line: string) => void, vectorStore?: VectorStoreL1Option): Promise<void> {
-  if (!full && (await updateAndSave(corpus, out, log, vectorStore)) !== null) return;
-  await buildAndSave(corpus, out, log, vectorStore);
+/**
+ * One index run: an update unless `full` or there is none to update, else a build; all of it
+ * under the writer lock of `out` (waiting up to `lockWaitMs` for another writer), which first
+ * removes what interrupted runs left there.
+ * @throws LookupKnowledgeError `INDEX_LOCKED` when another writer keeps the lock past `lockWaitMs`.
+ */
+export async function indexOnce(corpus: string, out: string, full: boolean, log: (line: string) => void, vectorStore?: VectorStoreL1Option, lockWaitMs = DEFAULT_LOCK_WAIT_MS): Promise<void> {
+  await withIndexLock(out, log, lockWaitMs, undefined, async (lock) => {
+    await sweepLeftovers(out, log);
+    if (!full && (await updateAndSave(corpus, out, log, vectorStore, lock)) !== null) return;
+    await buildAndSave(corpus, out, log, vectorStore, lock);
+  });
 }
 
 /** Runs `lookup-knowledge index` once its command line is parsed: one run, then with `--watch` an update per batch of corpus changes until stopped. */
 export async function runIndex({ values }: ParsedCommand, log: (line: string) => void): Promise<number> {
   const corpus = String(values.corpus);
   const out = String(values.out);
+  const waitMs = integerValue("index", "lock-wait", String(values["lock-wait"] ?? DEFAULT_LOCK_WAIT_SECONDS), 0, 86_400) * 1000;
   const store = await openCliVectorStore(values);
   try {
-    await indexOnce(corpus, out, values.full === true, log, store.vectorStore);
+    await indexOnce(corpus, out, values.full === true, log, store.vectorStore, waitMs);
     if (values.watch === true) {
       const { watchCorpus } = await import("./index-watch.js");
-      await watchCorpus({ corpus, out, log, update: () => indexOnce(corpus, out, false, log, store.vectorStore), stop: stopRequested() });
+      await watchCorpus({ corpus, out, log, update: () => indexOnce(corpus, out, false, log, store.vectorStore, waitMs), stop: stopRequested() });
     }
     return 0;
   } finally {

@@ -1,5 +1,5 @@
 import type { CommandSpec } from "./command-spec.js";
-import { DEFAULT_CORPUS_DIR, DEFAULT_INDEX_DIR } from "./defaults.js";
+import { DEFAULT_CORPUS_DIR, DEFAULT_INDEX_DIR, DEFAULT_LOCK_WAIT_SECONDS } from "./defaults.js";
 import { PGVECTOR_FLAGS } from "./pgvector-flags.js";
 import { terminalText } from "./terminal-text.js";
 
@@ -8,11 +8,12 @@ export const INDEX_COMMAND: CommandSpec = {
   name: "index",
   summary: "Build the index of a Markdown corpus, or update the one already in --out.",
   details:
-    "Run on a folder that holds an index built from a corpus, it updates that index: only files whose content changed are read again. Progress and the summary go to stderr.",
+    "Run on a folder that holds an index built from a corpus, it updates that index: only files whose content changed are read again. Progress and the summary go to stderr. One run writes to --out at a time: another waits for its lock (--lock-wait), and leftovers of interrupted runs are removed first.",
   options: {
     corpus: { type: "string", value: "DIR", default: DEFAULT_CORPUS_DIR, description: "The Markdown corpus folder." },
     out: { type: "string", value: "DIR", default: DEFAULT_INDEX_DIR, description: "Where the index is saved." },
     full: { type: "boolean", default: false, description: "Rebuild from scratch instead of updating." },
+    "lock-wait": { type: "string", value: "SECONDS", default: String(DEFAULT_LOCK_WAIT_SECONDS), description: "How long to wait for another index run writing to --out (its lock) before failing; 0 fails at once." },
     watch: { type: "boolean", default: false, description: "After the first run, keep watching the corpus and update the index after each batch of changes (Ctrl-C stops)." },
     ...PGVECTOR_FLAGS,
   },

@@ -1,7 +1,8 @@
 import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
-import { classifyEntry, INDEX_FILES, isGenerationName, LEGACY_DATA_FILES, writerMarkerName } from "./index-layout.js";
+import { classifyEntry, INDEX_FILES, isGenerationName, LEGACY_DATA_FILES, SCRATCH_PREFIX, writerMarkerName } from "./index-layout.js";
+import { sweepDeadScratch } from "./scratch-folders.js";
 import { INDEX_FORMAT_VERSION } from "./manifest.js";
 
 /** Generations this process is writing now; its own markers of any other generation are stale. */
@@ -46,6 +47,16 @@ async function currentManifest(dir: string): Promise<ManifestState> {
 }
 
 /**
+ * The generation `manifest.json` commits now: null when there is no manifest, `undefined` when it
+ * cannot be read or names none (another format, damaged).
+ */
+export async function committedGeneration(dir: string): Promise<string | null | undefined> {
+  const manifest = await currentManifest(dir);
+  if (manifest.found === "none") return null;
+  return manifest.generation ?? undefined;
+}
+
+/**
  * Refuses a folder that is not an index: a file, or a non-empty folder holding neither a
  * lookup-knowledge `manifest.json` nor anything a save creates (so that `--out .` never overwrites
  * a web app's own `manifest.json`). A missing or empty folder is fine.
@@ -58,7 +69,8 @@ export async function assertIndexFolder(dir: string): Promise<void> {
   });
   if (info === null) return;
   if (!info.isDirectory()) throw new LookupKnowledgeError("INDEX_WRITE_FAILED", `cannot write an index to "${dir}": it is not a folder.`);
-  const names = await readdir(dir);
+  // The writer lock and scratch folders come before the first save's files.
+  const names = (await readdir(dir)).filter((name) => !["lock", "scratch"].includes(classifyEntry(name).kind));
   if (names.length === 0 || (await currentManifest(dir)).ours) return;
   const kinds = names.map((name) => classifyEntry(name).kind);
   const legacyCore = names.filter((name) => LEGACY_CORE.has(name)).length;
@@ -93,7 +105,8 @@ export async function unmarkWriting(dir: string, generation: string): Promise<vo
 /**
  * Removes what earlier saves left behind, and only that: generation folders that the manifest
  * does not name and that no running save is writing, writer markers of saves that are gone,
- * temporaries of the flat layout, and its data files once the manifest is of the current format.
+ * scratch folders of loads whose process is gone, temporaries of the flat layout, and its data
+ * files once the manifest is of the current format.
  * While `manifest.json` exists but cannot be read or parsed, no generation is removed.
  * Markers are read before the manifest: a save commits before it drops its marker, so a
  * generation seen unmarked here was committed already and the manifest read after names it or a
@@ -117,6 +130,9 @@ export async function collectGarbage(dir: string, onRemoved: (name: string) => v
   const manifest = await currentManifest(dir);
   const garbage = names.filter((name) => {
     const { kind } = classifyEntry(name);
+    // A lock moved aside by a take-over whose process died before removing it.
+    const aside = kind === "lock" ? /^\.lookup-knowledge\.lock\.stale-([1-9][0-9]{0,9})-/.exec(name) : null;
+    if (aside !== null) return Number(aside[1]) !== process.pid && !writerAlive("", Number(aside[1]));
     if (kind === "generation") return manifest.found !== "unknown" && name !== manifest.generation && !busy.has(name);
     return kind === "legacy-temporary" || (kind === "legacy-data" && manifest.current);
   });
@@ -128,5 +144,6 @@ export async function collectGarbage(dir: string, onRemoved: (name: string) => v
     );
     if (removed) onRemoved(name);
   }
+  await sweepDeadScratch(SCRATCH_PREFIX, dir, onRemoved);
   return problems;
 }

@@ -27,6 +27,13 @@ export const LEGACY_DATA_FILES: readonly string[] = ["chunks.json", "keyword-ind
 /** The manifest a save stages inside its generation folder before renaming it over `manifest.json`. */
 export const STAGED_MANIFEST = "manifest.json.tmp";
 
+/** The writer lock every save and `index` run takes (see `index-lock.ts`). */
+export const LOCK_FILE = ".lookup-knowledge.lock";
+
+/** Private scratch folders of loads and saves: `<prefix><pid>-<random>`, swept once their process is gone. */
+export const SCRATCH_PREFIX = ".lookup-knowledge-scratch-";
+
+const SCRATCH = /^\.lookup-knowledge-scratch-[1-9][0-9]{0,9}-/;
 const GENERATION = /^gen-[0-9a-f]{16}$/;
 const WRITER = /^(gen-[0-9a-f]{16})\.([1-9][0-9]{0,9})\.writing$/;
 /** Temporaries of the flat layout (format 1), which wrote `<name>.<pid>.tmp` beside each file. */
@@ -42,6 +49,10 @@ export type IndexEntry =
   /** A data file of the flat layout (format 1), kept at the top of the folder. */
   | { kind: "legacy-data" }
   | { kind: "legacy-temporary" }
+  /** The writer lock, or a stale one being taken over (`.lookup-knowledge.lock.*`). */
+  | { kind: "lock" }
+  /** A scratch folder of a load or save (`.lookup-knowledge-scratch-<pid>-*`). */
+  | { kind: "scratch" }
   | { kind: "foreign" };
 
 /** True for a generation folder name: `gen-` and 16 lower-case hex digits, nothing else. */
@@ -65,6 +76,8 @@ export function classifyEntry(name: string): IndexEntry {
   if (isGenerationName(name)) return { kind: "generation" };
   const writer = WRITER.exec(name);
   if (writer !== null) return { kind: "writer", generation: writer[1], pid: Number(writer[2]) };
+  if (name === LOCK_FILE || name.startsWith(`${LOCK_FILE}.`)) return { kind: "lock" };
+  if (SCRATCH.test(name)) return { kind: "scratch" };
   if (LEGACY_DATA_FILES.includes(name)) return { kind: "legacy-data" };
   if (LEGACY_TEMPORARY.test(name)) return { kind: "legacy-temporary" };
   return { kind: "foreign" };

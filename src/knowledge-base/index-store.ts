@@ -46,12 +46,13 @@ function indexFiles(parts: IndexParts): IndexFile[] {
 
 /**
  * Saves every part into a new generation folder of `dir` and commits it with the manifest, so
- * that the folder holds the previous index or this one at every moment (see `write-index-folder.ts`).
+ * that the folder holds the previous index or this one at every moment (see `write-index-folder.ts`);
+ * returns the committed generation.
  * @throws LookupKnowledgeError `INDEX_WRITE_FAILED`.
  */
-export async function saveIndexParts(dir: string, parts: IndexParts, info: { fingerprint: string; domains: string[] }, options: SaveOptions = {}): Promise<void> {
+export async function saveIndexParts(dir: string, parts: IndexParts, info: { fingerprint: string; domains: string[] }, options: SaveOptions = {}): Promise<string> {
   const store = parts.vectorStore;
-  await writeIndexFolder(
+  const generation = await writeIndexFolder(
     dir,
     indexFiles(parts),
     (generation, checksums) => ({
@@ -78,6 +79,7 @@ export async function saveIndexParts(dir: string, parts: IndexParts, info: { fin
     const warning = await pruneAfterSave(store, {});
     if (warning !== null) options.onWarning?.(warning);
   }
+  return generation;
 }
 
 /** How many times a load starts again when saves keep swapping the generation under it. */

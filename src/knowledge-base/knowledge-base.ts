@@ -29,6 +29,7 @@ import type { LoadOptions } from "./load-generation.js";
 import { storeSearcherOf, writeBuildRows } from "./vector-store-l1-parts.js";
 import { checkVectorStoreOption } from "./vector-store-option.js";
 import { corpusOriginOf, type CorpusOrigin } from "./corpus-origin.js";
+import { expectedGeneration, originOf, saveLocked, type SavedOrigin } from "./locked-save.js";
 import { createKnowledgeRetriever, type KnowledgeBaseRetriever, type KnowledgeRetrieverOptions } from "../retriever/knowledge-retriever.js";
 
 /**
@@ -72,9 +73,12 @@ export class KnowledgeBase implements RetrievalSource {
   readonly #parts: IndexParts;
   /** A load's `unlabelled: "deny"`, kept by updates; it narrows the index's own policy. */
   readonly #denyUnlabelled: boolean;
+  /** The folder and generation this base (or the base it was updated from) was loaded from or last saved to. */
+  #origin: SavedOrigin | null;
 
-  private constructor(parts: IndexParts, denyUnlabelled = false) {
+  private constructor(parts: IndexParts, denyUnlabelled = false, origin: SavedOrigin | null = null) {
     this.#parts = parts;
+    this.#origin = origin;
     this.#denyUnlabelled = denyUnlabelled;
     this.access = new ChunkAccess(parts.chunks, denyUnlabelled || parts.settings.unlabelled === "deny" ? "deny" : "allow");
     this.chunks = parts.chunks;
@@ -166,12 +170,25 @@ export class KnowledgeBase implements RetrievalSource {
    * replacing a previous index atomically: a reader, a crash or a `kill -9` at any moment finds the
    * complete old index or the complete new one. Leftovers of killed saves are removed. `dir` must
    * be missing, empty or an index folder.
+   *
+   * One writer at a time: the save takes the folder's writer lock (`.lookup-knowledge.lock`),
+   * waiting up to `lockWaitMs` for another writer, unless the caller holds it (`options.lock`). A
+   * base loaded from `dir`, or updated from one, only replaces the generation it was loaded from
+   * (`startedFrom`): when another writer committed meanwhile, the save fails and changes nothing.
+   * After a save, a loaded or updated base counts as coming from the generation it committed, so
+   * saving it again into the same folder works; a base from `build` or `fromChunks` overwrites
+   * whatever is committed, at every save.
    * @throws LookupKnowledgeError `INDEX_WRITE_FAILED` naming the folder and the cause (full disk,
    * no permission, a folder that is not an index); the previous index then stays as it was.
+   * `INDEX_LOCKED` when another writer holds the lock; `INDEX_CHANGED` when it committed since
+   * this base was loaded.
    */
   async save(dir: string, options: SaveOptions = {}): Promise<void> {
     checkFolder("the index folder", dir);
-    await saveIndexParts(dir, this.#parts, { fingerprint: this.fingerprint, domains: [...this.domains] }, options);
+    const expected = expectedGeneration(dir, this.#origin, options.startedFrom);
+    const saved = await saveLocked(dir, options, expected, (locked) => saveIndexParts(dir, this.#parts, { fingerprint: this.fingerprint, domains: [...this.domains] }, locked));
+    // A built base keeps overwriting; a loaded one now comes from what it committed.
+    if (this.#origin !== null) this.#origin = saved;
   }
 
   /**
@@ -189,7 +206,7 @@ export class KnowledgeBase implements RetrievalSource {
   async update(options: UpdateOptions): Promise<{ knowledgeBase: KnowledgeBase; changes: IndexChanges }> {
     checkFolder("corpusDir", options.corpusDir);
     const { parts, changes } = await updateIndexParts(this.#parts, options);
-    return { knowledgeBase: new KnowledgeBase({ ...parts, committedGeneration: undefined }, this.#denyUnlabelled), changes };
+    return { knowledgeBase: new KnowledgeBase({ ...parts, committedGeneration: undefined }, this.#denyUnlabelled, this.#origin), changes };
   }
 
   /**
@@ -251,6 +268,7 @@ export class KnowledgeBase implements RetrievalSource {
   static async load(dir: string, options: LoadOptions = {}): Promise<KnowledgeBase> {
     checkFolder("the index folder", dir);
     const deny = checkUnlabelled((options as LoadOptions | null | undefined)?.unlabelled) === "deny";
-    return new KnowledgeBase(await loadIndexParts(dir, options), deny);
+    const parts = await loadIndexParts(dir, options);
+    return new KnowledgeBase(parts, deny, originOf(dir, parts.committedGeneration));
   }
 }

@@ -87,8 +87,10 @@ function restoreVectors(dir: string, manifest: IndexManifest, files: DataFiles, 
     domains.catch(() => undefined);
     let vectorIndex: VectorIndex;
     try {
-      vectorIndex = await loadVerifiedVectors(bytes, dimensions, domains, manifest.settings.hnsw, reading);
+      vectorIndex = await loadVerifiedVectors(dir, bytes, dimensions, domains, manifest.settings.hnsw, reading);
     } catch (cause) {
+      // An environment failure is not a damaged index: rebuilding would not help.
+      if (cause instanceof LookupKnowledgeError && cause.code === "SCRATCH_UNAVAILABLE") throw cause;
       throw indexUnusable(dir, `the vector index does not load (${errorDetail(cause)})`, cause);
     }
     if (vectorIndex.size !== manifest.chunkCount) throw indexUnusable(dir, `the vector index holds ${vectorIndex.size} vectors for ${manifest.chunkCount} chunks`);

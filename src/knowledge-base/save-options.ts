@@ -1,3 +1,5 @@
+import type { IndexLock } from "./index-lock.js";
+
 /**
  * Steps of `KnowledgeBase.save`, in order. Before `commit` the folder still holds the previous
  * index; from `commit` on it holds the new one.
@@ -36,4 +38,27 @@ export interface SaveOptions {
    * @default ignores them
    */
   onWarning?: (message: string) => void;
+  /**
+   * How long to wait, in milliseconds, for the folder's writer lock (`.lookup-knowledge.lock`)
+   * when another live writer holds it; then the save fails with `INDEX_LOCKED`. Ignored with `lock`.
+   * @default 30000
+   */
+  lockWaitMs?: number;
+  /**
+   * The folder's writer lock, already held by the caller (`acquireIndexLock(dir)`) around a whole
+   * load, update and save; the save then neither takes nor releases it.
+   * @default none: the save takes the lock itself and releases it when done
+   */
+  lock?: IndexLock;
+  /**
+   * The generation the folder must still have committed for this save to replace it: a save of
+   * an update must not replace what another writer committed since its base was loaded. A string
+   * is that generation; null saves whatever the folder holds now (an intentional overwrite).
+   * @default for a base loaded (or updated from one loaded) from this same folder, the generation
+   * it was loaded from or last saved there; null for a base from `build` or `fromChunks`
+   */
+  startedFrom?: string | null;
 }
+
+/** How long `KnowledgeBase.save` waits for another writer's lock unless `lockWaitMs` says otherwise. */
+export const DEFAULT_SAVE_LOCK_WAIT_MS = 30_000;

@@ -1,14 +1,12 @@
-import { appendFile, rm, statfs } from "node:fs/promises";
+import { appendFile, statfs } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { storedVectorCount, VectorIndex, type LoadedGraph, type VectorIndexOptions } from "../l1/vector-index.js";
 import { decodeVectorLabels, encodeVectorLabels } from "../l1/vector-labels.js";
-import { syncAndRead, writeNewFile } from "./durable-fs.js";
-import { makeScratch, sweepDeadScratch } from "./scratch-folders.js";
-import { INDEX_FILES } from "./index-layout.js";
-
-/** Where a load hands hnswlib the verified graph: `<tmpdir>/lookup-knowledge-hnsw-<pid>-<random>`. */
-const SCRATCH_PREFIX = "lookup-knowledge-hnsw-";
+import { syncAndRead } from "./durable-fs.js";
+import { withScratchFile } from "./scratch-folders.js";
+import { INDEX_FILES, SCRATCH_PREFIX } from "./index-layout.js";
 
 async function diskFull(path: string): Promise<boolean> {
   return statfs(dirname(path)).then(
@@ -44,27 +42,22 @@ export async function writeVectorFile(vectorIndex: VectorIndex, path: string, _d
 
 /**
  * Hands hnswlib exactly the bytes whose checksum was verified: hnswlib only reads from a path, so
- * the graph goes to a private scratch folder first, never re-read from the index folder that
- * another process may change meanwhile. The label map is taken from the same bytes and checked
+ * the graph goes to a private scratch folder first (`<dir>/.lookup-knowledge-scratch-<pid>-*`, else
+ * one in the system's temporary folder for a read-only index folder), never re-read from a
+ * generation folder that another process may remove meanwhile. The label map is taken from the same bytes and checked
  * against the chunks (`domains` has one entry per chunk); a file without one (written before
  * label maps existed) maps label `i` to chunk `i`. `domains` may still be coming (the chunks are
  * decoded while hnswlib reads); `onReading` is called once hnswlib has started reading.
- * @throws LookupKnowledgeError `INDEX_CORRUPT` when the label map is malformed or does not fit the graph and the chunks.
+ * @throws LookupKnowledgeError `INDEX_CORRUPT` when the label map is malformed or does not fit the
+ * graph and the chunks; `SCRATCH_UNAVAILABLE` when no scratch folder can be written.
  */
-export async function loadVerifiedVectors(bytes: Uint8Array, dimensions: number, domains: readonly (string | undefined)[] | Promise<readonly (string | undefined)[]>, options: VectorIndexOptions, onReading?: () => void): Promise<VectorIndex> {
+export async function loadVerifiedVectors(dir: string, bytes: Uint8Array, dimensions: number, domains: readonly (string | undefined)[] | Promise<readonly (string | undefined)[]>, options: VectorIndexOptions, onReading?: () => void): Promise<VectorIndex> {
   const { graph, chunkOfLabel } = decodeVectorLabels(bytes);
-  // Folders of loads that were killed meanwhile go first.
-  await sweepDeadScratch(SCRATCH_PREFIX);
-  const scratch = await makeScratch(SCRATCH_PREFIX);
-  let loaded: LoadedGraph;
-  try {
-    const file = join(scratch, INDEX_FILES.vectors);
-    await writeNewFile(file, graph, 0o600);
+  // In the index folder first: a load must not depend on TMPDIR (missing, full, read-only).
+  const loaded: LoadedGraph = await withScratchFile([dir, tmpdir()], SCRATCH_PREFIX, INDEX_FILES.vectors, graph, (file) => {
     const reading = VectorIndex.readGraph(file, dimensions);
     onReading?.();
-    loaded = await reading;
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
+    return reading;
+  });
   return VectorIndex.fromGraph(loaded, await domains, options, chunkOfLabel ?? undefined);
 }

@@ -47,10 +47,12 @@ function writeFailed(dir: string, error: unknown, committed: boolean): LookupKno
  * complete previous index or the complete new one. Every data file goes into a fresh generation
  * folder, each flushed; the manifest naming it is staged inside it, flushed, and renamed over
  * `manifest.json`: the single commit point. Old generations and leftovers of killed saves are
- * removed before and after. A failure before the commit removes the partial generation.
- * @throws LookupKnowledgeError `INDEX_WRITE_FAILED` naming the folder and the cause.
+ * removed before and after. A failure before the commit removes the partial generation. With
+ * `options.lock`, the lock is checked to be still held just before the commit. Returns the
+ * committed generation.
+ * @throws LookupKnowledgeError `INDEX_WRITE_FAILED` naming the folder and the cause; `INDEX_LOCKED` when the lock was lost.
  */
-export async function writeIndexFolder(dir: string, files: readonly IndexFile[], manifestFor: (generation: string, checksums: Record<string, string>) => IndexManifest, options: SaveOptions = {}): Promise<void> {
+export async function writeIndexFolder(dir: string, files: readonly IndexFile[], manifestFor: (generation: string, checksums: Record<string, string>) => IndexManifest, options: SaveOptions = {}): Promise<string> {
   const total = files.length + 3;
   let done = 0;
   const report = (step: SaveStep, file?: string) => options.onProgress?.({ phase: "save", step, ...(file === undefined ? {} : { file }), done, total });
@@ -81,6 +83,8 @@ export async function writeIndexFolder(dir: string, files: readonly IndexFile[],
     await syncFolder(dir);
     done += 1;
     report("stage");
+    // A stale-lock take-over by another writer must not let two writers commit.
+    await options.lock?.assertHeld();
     await rename(staged, join(dir, INDEX_FILES.manifest));
     committed = true;
     await syncFolder(dir);
@@ -95,4 +99,5 @@ export async function writeIndexFolder(dir: string, files: readonly IndexFile[],
   warn(await collectGarbage(dir, (name) => report("remove", name)));
   done += 1;
   report("cleanup");
+  return generation;
 }

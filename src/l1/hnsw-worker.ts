@@ -101,12 +101,20 @@ export class GraphWorker {
     this.#dir = dir;
   }
 
-  /** Creates the scratch folder (mode 0700, under the OS temp folder). */
+  /**
+   * Creates the scratch folder (mode 0700, under the OS temp folder).
+   * @throws LookupKnowledgeError `SCRATCH_UNAVAILABLE` when it cannot be made.
+   */
   static async create(): Promise<GraphWorker> {
     try {
       return new GraphWorker(await mkdtemp(join(tmpdir(), "lookup-knowledge-hnsw-build-")));
     } catch (error) {
-      throw failed(`could not get a scratch folder in ${tmpdir()} (${errorMessage(error)})`, error);
+      const code = (error as { code?: unknown } | null)?.code;
+      throw new LookupKnowledgeError(
+        "SCRATCH_UNAVAILABLE",
+        `the HNSW build worker could not get a scratch folder in ${tmpdir()} (${typeof code === "string" ? `${code}, ` : ""}${errorMessage(error)}); set TMPDIR to a writable folder with free space, or build with \`thread: "inline"\`.`,
+        { cause: error },
+      );
     }
   }
 

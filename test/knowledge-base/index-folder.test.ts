@@ -96,6 +96,19 @@ describe("collectGarbage", () => {
     expect(removed).toEqual(["chunks.json.77.tmp", "chunks.json", "vectors.hnsw"]);
   });
 
+  it("removes scratch folders and moved-aside locks of processes that are gone, and keeps this process's and the lock", async () => {
+    await manifestNaming(dir, LIVE);
+    await makeGeneration(dir, LIVE);
+    const dead = deadPid();
+    const mine = `.lookup-knowledge-scratch-${process.pid}-abc`;
+    for (const name of [`.lookup-knowledge-scratch-${dead}-abc`, mine]) await mkdir(join(dir, name));
+    await writeFile(join(dir, `.lookup-knowledge.lock.stale-${dead}-0a0b`), "{}");
+    await writeFile(join(dir, ".lookup-knowledge.lock"), "{}");
+    await collect();
+    expect(removed.sort()).toEqual([`.lookup-knowledge-scratch-${dead}-abc`, `.lookup-knowledge.lock.stale-${dead}-0a0b`].sort());
+    expect((await readdir(dir)).sort()).toEqual([".lookup-knowledge.lock", mine, LIVE, "manifest.json"].sort());
+  });
+
   it("never touches an entry that is not the store's own", async () => {
     await manifestNaming(dir, LIVE);
     const foreign = ["notes.txt", "gen-notes", "chunks.json.backup", "index.html", "gen-2222222222222222.bak"];
@@ -149,6 +162,14 @@ describe("assertIndexFolder", () => {
     await expect(assertIndexFolder(dir)).resolves.toBeUndefined();
     await manifestNaming(dir, LIVE, 1);
     await expect(assertIndexFolder(dir)).resolves.toBeUndefined();
+  });
+
+  it("accepts a folder holding only the writer lock and a scratch folder (a first save about to write)", async () => {
+    await writeFile(join(dir, ".lookup-knowledge.lock"), "{}");
+    await mkdir(join(dir, `.lookup-knowledge-scratch-${process.pid}-abc`));
+    await expect(assertIndexFolder(dir)).resolves.toBeUndefined();
+    await writeFile(join(dir, "notes.txt"), "mine");
+    await refused(dir);
   });
 
   it("accepts a damaged index: a generation left by a killed first save, or a flat index with a broken manifest", async () => {

@@ -34,7 +34,7 @@ async function savedBytes(index: VectorIndex, chunkDomains: readonly (string | u
 }
 
 async function loadError(bytes: Uint8Array, chunkDomains: readonly (string | undefined)[]): Promise<LookupKnowledgeError> {
-  const error = await loadVerifiedVectors(bytes, D, chunkDomains, {}).then(
+  const error = await loadVerifiedVectors(await temp.make(), bytes, D, chunkDomains, {}).then(
     () => null,
     (caught: unknown) => caught,
   );
@@ -51,7 +51,7 @@ function withLabels(bytes: Buffer, labels: Int32Array): Buffer {
 describe("vector file round trip", () => {
   it("keeps deletions, the new numbering and the domains of an updated index", async () => {
     const { index, domains: next } = await updatedIndex();
-    const loaded = await loadVerifiedVectors(await savedBytes(index, next), D, next, {});
+    const loaded = await loadVerifiedVectors(await temp.make(), await savedBytes(index, next), D, next, {});
     expect(loaded.size).toBe(26);
     expect(loaded.deletedCount).toBe(5);
     expect(Array.from(loaded.labelMap())).toEqual(Array.from(index.labelMap()));
@@ -67,7 +67,7 @@ describe("vector file round trip", () => {
     const index = await VectorIndex.build(vectors.slice(), D, domains, {}, { thread: "inline" });
     const path = join(await temp.make(), "legacy.hnsw");
     await index.save(path);
-    const loaded = await loadVerifiedVectors(await readFile(path), D, domains, {});
+    const loaded = await loadVerifiedVectors(await temp.make(), await readFile(path), D, domains, {});
     expect(loaded.size).toBe(N);
     expect(loaded.search(row(17), 1)[0]?.id).toBe(17);
   });
