@@ -33,8 +33,17 @@ describe("parseBenchArgs", () => {
     expect(parse(["--no-filter"]).filterSize).toBeNull();
     expect(parse(["--only", "filter", "--filter-size", "50000", "--filter-plan-sizes", "3000,1000"])).toMatchObject({ only: "filter", filterSize: 50_000, filterPlanSizes: [1_000, 3_000] });
     expect(parse([]).only).toBeNull();
-    expect(() => parse(["--only", "query"])).toThrow(/--only takes filter/);
+    expect(() => parse(["--only", "query"])).toThrow(/--only takes filter or reload/);
     expect(() => parse(["--only", "filter", "--no-filter"])).toThrow(BenchError);
+  });
+
+  it("runs the reloads at 10k and 100k in a full run, none in a quick one, and takes sizes or --no-reload", () => {
+    expect(parse([]).reloadSizes).toEqual([10_000, 100_000]);
+    expect(parse(["--quick"]).reloadSizes).toEqual([]);
+    expect(parse(["--reload-sizes", "5000,2000,5000"]).reloadSizes).toEqual([2_000, 5_000]);
+    expect(parse(["--no-reload"]).reloadSizes).toEqual([]);
+    expect(parse(["--only", "reload"]).only).toBe("reload");
+    expect(() => parse(["--only", "reload", "--no-reload"])).toThrow(/leave nothing to run/);
   });
 
   it("refuses unknown flags and bad numbers with a BenchError naming them", () => {
