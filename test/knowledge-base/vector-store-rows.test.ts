@@ -605,7 +605,7 @@ describe("checkVectorStoreOption", () => {
   it("returns the store, the dialect and the default namespace, with the default or custom embeddings", () => {
     const option = { store: store(), dialect: PLAIN };
     expect(DEFAULT_NAMESPACE).toBe("default");
-    expect(checkVectorStoreOption(option, undefined)).toEqual({ store: option.store, dialect: PLAIN, namespace: "default" });
+    expect(checkVectorStoreOption(option, undefined)).toEqual({ store: option.store, dialect: PLAIN, namespace: "default", keepGenerations: 1 });
     const checked = checkVectorStoreOption(option, new UnusedEmbeddings());
     expect(checked.store).toBe(option.store);
     expect(checked.dialect).toBe(PLAIN);
@@ -613,7 +613,7 @@ describe("checkVectorStoreOption", () => {
 
   it("keeps only the fields it checked, dropping anything else the option carried", () => {
     const option = { store: store(), dialect: PLAIN, namespace: "handbook", connectionString: "postgresql://lk:secret@db/kb" };
-    expect(Object.keys(checkVectorStoreOption(option, undefined)).sort()).toEqual(["dialect", "namespace", "store"]);
+    expect(Object.keys(checkVectorStoreOption(option, undefined)).sort()).toEqual(["dialect", "keepGenerations", "namespace", "store"]);
   });
 
   it("calls the dialect's attach with the store once it is valid, and not when it is refused", () => {
