@@ -80,6 +80,8 @@ export async function storeCall(dialect: VectorStoreDialect, step: string, timeo
  */
 export async function writeRows(store: VectorStoreInterface, dialect: VectorStoreDialect, chunks: readonly Chunk[], embedder: EmbedderInfo, rows: RowSet & { revision?: number | null }, add: RowAdditions, limits: RowWriteLimits, onProgress?: (done: number, total: number) => void): Promise<void> {
   const { chunkIds, vectors, dimensions } = add;
+  const { prepare } = dialect;
+  if (prepare !== undefined && chunkIds.length > 0) await storeCall(dialect, "prepare its table", limits.timeoutMs, () => prepare.call(dialect, store, { dimensions }));
   for (let start = 0; start < chunkIds.length; start += limits.batchSize) {
     const ids = chunkIds.slice(start, start + limits.batchSize);
     const rowIds = ids.map((id) => rowIdOf(chunks[id], embedder, rows));

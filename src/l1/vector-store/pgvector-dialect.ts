@@ -1,4 +1,5 @@
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
+import { prepareManagedStore } from "./pgvector-schema.js";
 import { ROW_ACCESS_KEY, ROW_GENERATION_KEY, ROW_ID_KEY, ROW_NAMESPACE_KEY, ROW_REVISION_KEY, type VectorStoreDialect } from "./vector-store-dialect.js";
 
 /** The part of a `pg` pool or client this dialect touches. */
@@ -63,6 +64,9 @@ export const pgvectorDialect: VectorStoreDialect = {
     // store keeps checked out; the next query then fails, and the lookup falls back to L0.
     keepErrorsFromCrashing((store as PgVectorFields).pool);
     keepErrorsFromCrashing((store as PgVectorFields).client);
+  },
+  async prepare(store, { dimensions }) {
+    await prepareManagedStore(store, dimensions);
   },
   async deleteOtherGenerations(store, { namespace, generation, keep = [] }) {
     const kept = [...new Set([generation, ...keep])];

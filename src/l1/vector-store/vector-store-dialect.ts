@@ -72,6 +72,12 @@ export interface VectorStoreDialect {
    * process with an unhandled `error` event. @default nothing
    */
   attach?(store: VectorStoreInterface): void;
+  /**
+   * Called before a build or update writes rows, with their vector length: the pgvector dialect
+   * gives a table `connectPgVectorStore` opened (with `createIndexes`) its `vector(n)` column and
+   * HNSW index here. @default nothing
+   */
+  prepare?(store: VectorStoreInterface, rows: { dimensions: number }): Promise<void>;
   /** Deletes rows by id. @default `store.delete({ ids })` */
   deleteIds?(store: VectorStoreInterface, ids: string[]): Promise<void>;
   /**
