@@ -596,6 +596,16 @@ describe("checkVectorStoreOption", () => {
     expect(checkVectorStoreOption({ store: store(), dialect: PLAIN, namespace }, undefined).namespace).toBe(namespace);
   });
 
+  it.each([0, 1, 2, 100])("accepts keepGenerations %j", (keepGenerations) => {
+    expect(checkVectorStoreOption({ store: store(), dialect: PLAIN, keepGenerations }, undefined).keepGenerations).toBe(keepGenerations);
+  });
+
+  it.each<unknown>([-1, 0.5, 101, "1", Number.NaN])("refuses keepGenerations %j with INVALID_OPTION naming the range", (keepGenerations) => {
+    expect(() => checkVectorStoreOption({ store: store(), dialect: PLAIN, keepGenerations } as never, undefined)).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining("option vectorStore.keepGenerations must be an integer from 0 to 100") }),
+    );
+  });
+
   it("refuses embeddings: null with a store, since the store holds L1 vectors", () => {
     expect(() => checkVectorStoreOption({ store: store(), dialect: PLAIN }, null)).toThrow(
       expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining("option vectorStore needs embeddings for L1; leave embeddings out (the default embedder) or pass yours, not null.") }),
