@@ -7,6 +7,7 @@ import { deleteRows, ROW_ACCESS_KEY, ROW_GENERATION_KEY, ROW_ID_KEY, ROW_KIND, R
 import type { Chunk } from "../types.js";
 import { contentDigest } from "./content-digest.js";
 import type { EmbedderInfo } from "./manifest.js";
+import { MAX_DEFAULT_DIMENSIONS } from "../l1/embeddings/lsa-fit.js";
 
 /** The rows of one knowledge base in a store: its namespace and their current generation. */
 export interface RowSet {
@@ -81,7 +82,9 @@ export async function storeCall(dialect: VectorStoreDialect, step: string, timeo
 export async function writeRows(store: VectorStoreInterface, dialect: VectorStoreDialect, chunks: readonly Chunk[], embedder: EmbedderInfo, rows: RowSet & { revision?: number | null }, add: RowAdditions, limits: RowWriteLimits, onProgress?: (done: number, total: number) => void): Promise<void> {
   const { chunkIds, vectors, dimensions } = add;
   const { prepare } = dialect;
-  if (prepare !== undefined && chunkIds.length > 0) await storeCall(dialect, "prepare its table", limits.timeoutMs, () => prepare.call(dialect, store, { dimensions }));
+  // The default embedder's length changes with the corpus until it reaches its full one.
+  const final = embedder.kind !== "statistical-lsa" || dimensions >= MAX_DEFAULT_DIMENSIONS;
+  if (prepare !== undefined && chunkIds.length > 0) await storeCall(dialect, "prepare its table", limits.timeoutMs, () => prepare.call(dialect, store, { dimensions, final }));
   for (let start = 0; start < chunkIds.length; start += limits.batchSize) {
     const ids = chunkIds.slice(start, start + limits.batchSize);
     const rowIds = ids.map((id) => rowIdOf(chunks[id], embedder, rows));

@@ -20,8 +20,9 @@ export interface PgVectorConnectOptions {
   connectionTimeoutMs?: number;
   /**
    * Vector length, when known (custom embeddings): the table gets its `vector(n)` column and HNSW
-   * index at once. Without it, the first build or update that writes rows makes them (it knows
-   * the embedder's dimensions). @default none
+   * index at once. Without it, the first build or update that writes rows makes them, once the
+   * length is final: a custom embedder's, or the default embedder's 256 (on a corpus of 768+
+   * chunks; below, its length follows the corpus and the table is scanned exactly). @default none
    */
   dimensions?: number;
   /**

@@ -65,8 +65,8 @@ export const pgvectorDialect: VectorStoreDialect = {
     keepErrorsFromCrashing((store as PgVectorFields).pool);
     keepErrorsFromCrashing((store as PgVectorFields).client);
   },
-  async prepare(store, { dimensions }) {
-    await prepareManagedStore(store, dimensions);
+  async prepare(store, { dimensions, final }) {
+    if (final) await prepareManagedStore(store, dimensions);
   },
   async deleteOtherGenerations(store, { namespace, generation, keep = [] }) {
     const kept = [...new Set([generation, ...keep])];

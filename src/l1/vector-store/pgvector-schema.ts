@@ -80,7 +80,7 @@ export async function ensurePgVectorIndexes(store: VectorStoreInterface, dimensi
     const type = String(rows[0]?.type ?? "");
     const length = /\bvector\((\d+)\)$/.exec(type)?.[1];
     if (length !== undefined && Number(length) !== dimensions) {
-      throw new LookupKnowledgeError("VECTOR_STORE_FAILED", `the pgvector table ${fields.tableName} holds vectors of ${length} dimensions, but the embeddings give ${dimensions}; use another table (tableName, CLI --pgvector-table) for these embeddings.`);
+      throw new LookupKnowledgeError("VECTOR_STORE_FAILED", `the pgvector table ${fields.tableName} holds vectors of ${length} dimensions, but the embeddings give ${dimensions}; use another table (tableName, CLI --pgvector-table) for these embeddings, or connect with createIndexes: false to keep the column untyped (no HNSW index).`);
     }
     if (length === undefined) await fields.pool.query(`ALTER TABLE ${table} ALTER COLUMN ${quoteIdentifier(embedding)} TYPE vector(${dimensions})`);
   });

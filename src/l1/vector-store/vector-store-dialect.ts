@@ -73,11 +73,12 @@ export interface VectorStoreDialect {
    */
   attach?(store: VectorStoreInterface): void;
   /**
-   * Called before a build or update writes rows, with their vector length: the pgvector dialect
-   * gives a table `connectPgVectorStore` opened (with `createIndexes`) its `vector(n)` column and
-   * HNSW index here. @default nothing
+   * Called before a build or update writes rows, with their vector length and whether it is final
+   * (a custom embedder's, or the default embedder's full length; below that it changes with the
+   * corpus): the pgvector dialect gives a table `connectPgVectorStore` opened (with
+   * `createIndexes`) its `vector(n)` column and HNSW index here, for a final length. @default nothing
    */
-  prepare?(store: VectorStoreInterface, rows: { dimensions: number }): Promise<void>;
+  prepare?(store: VectorStoreInterface, rows: { dimensions: number; final: boolean }): Promise<void>;
   /** Deletes rows by id. @default `store.delete({ ids })` */
   deleteIds?(store: VectorStoreInterface, ids: string[]): Promise<void>;
   /**

