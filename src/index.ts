@@ -65,6 +65,7 @@ export { pgvectorDialect } from "./l1/vector-store/pgvector-dialect.js";
 export { memoryDialect } from "./l1/vector-store/memory-dialect.js";
 export { rowIdOf } from "./knowledge-base/vector-store-rows.js";
 export type { VectorStoreL1Option } from "./knowledge-base/vector-store-option.js";
+export type { RetainedRows } from "./knowledge-base/row-retention.js";
 export type { LoadOptions } from "./knowledge-base/load-generation.js";
 export type { LookupKnowledgeSchemaOptions } from "./tool/schema.js";
 export { describeLookupKnowledge } from "./tool/tool-description.js";

@@ -2,13 +2,18 @@ import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.
 import type { OptionSpec } from "./command-spec.js";
 
 /** The flags that put L1 in Postgres/pgvector. */
-export const PGVECTOR_FLAGS: Record<"pgvector" | "pgvector-table", OptionSpec> = {
+export const PGVECTOR_FLAGS: Record<"pgvector" | "pgvector-table" | "no-pgvector-indexes", OptionSpec> = {
   pgvector: {
     type: "string",
     value: "URL",
     description: "Keep L1 in Postgres/pgvector at this connection string (also read from LOOKUP_KNOWLEDGE_PGVECTOR_URL); needs the optional packages @langchain/community and pg.",
   },
   "pgvector-table": { type: "string", value: "NAME", default: "lookup_knowledge_chunks", description: "The pgvector table of the L1 rows." },
+  "no-pgvector-indexes": {
+    type: "boolean",
+    default: false,
+    description: "Leave the pgvector table's vector(n) column, HNSW index and scope index to your DBAs instead of creating them when missing.",
+  },
 };
 
 /** Environment variable read when `--pgvector` is not given. */
@@ -31,6 +36,6 @@ export async function openCliVectorStore(values: Record<string, string | boolean
   const table = values["pgvector-table"];
   // Loaded only when asked for, so that `--help` and plain queries never load the pgvector adapter.
   const { connectPgVectorStore } = await import("../l1/vector-store/connect-pgvector.js");
-  const vectorStore = await connectPgVectorStore({ connectionString, tableName: typeof table === "string" ? table : undefined });
+  const vectorStore = await connectPgVectorStore({ connectionString, tableName: typeof table === "string" ? table : undefined, createIndexes: values["no-pgvector-indexes"] !== true });
   return { vectorStore, close: () => vectorStore.store.end().catch(() => {}) };
 }

@@ -9,14 +9,21 @@ import type { CorpusCalibration } from "../calibration/calibration.js";
 import type { VectorStoreTarget } from "../l1/vector-store/vector-store-dialect.js";
 import type { VectorStoreL1Option } from "./vector-store-option.js";
 import type { CorpusOrigin } from "./corpus-origin.js";
+import type { CommittedRows } from "./row-retention.js";
 
 /** The vector store that holds L1, and where in it (as the manifest records it). */
 export interface VectorStorePart extends Required<VectorStoreL1Option> {
   target: VectorStoreTarget;
   /** The generation of the rows this index reads; a full build or an embedder refit starts a new one. */
   generation: string;
-  /** Rows of this generation to delete once a save commits (chunks an update changed or removed). */
+  /** Updates since this generation's full build (`lk_rev` of the rows the last one wrote); null for rows written before revisions were recorded. */
+  revision: number | null;
+  /** Rows to delete once a save commits: what a failed or unconfirmed prune left. */
   pendingDeletes: string[];
+  /** Rows of `committed`'s generation it reads and this state no longer does (chunks updates changed or removed). */
+  removed: string[];
+  /** The commit this state derives from (a load's, or the last save's); null for a build not saved yet. */
+  committed: CommittedRows | null;
 }
 
 /** Everything a knowledge base is made of: what a save writes and a load restores. */

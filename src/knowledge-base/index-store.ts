@@ -12,7 +12,7 @@ import { encodeContents } from "./chunk-store.js";
 import { serializeFiles } from "./files-file.js";
 import { writeVectorFile } from "./vector-file.js";
 import { recordedOrigin } from "./corpus-origin.js";
-import { pruneAfterSave } from "./vector-store-l1-parts.js";
+import { planStoreSave, pruneAfterSave, storeRecord } from "./vector-store-save.js";
 import { serializedFile, writeIndexFolder, type IndexFile } from "./write-index-folder.js";
 
 export type { IndexParts } from "./index-parts.js";
@@ -52,6 +52,7 @@ function indexFiles(parts: IndexParts): IndexFile[] {
  */
 export async function saveIndexParts(dir: string, parts: IndexParts, info: { fingerprint: string; domains: string[] }, options: SaveOptions = {}): Promise<string> {
   const store = parts.vectorStore;
+  const plan = await planStoreSave(dir, parts);
   const generation = await writeIndexFolder(
     dir,
     indexFiles(parts),
@@ -69,14 +70,14 @@ export async function saveIndexParts(dir: string, parts: IndexParts, info: { fin
       history: parts.history,
       calibration: parts.calibration,
       ...(parts.corpus ? { corpus: recordedOrigin(parts.corpus, dir) } : {}),
-      ...(store ? { vectorStore: { dialect: store.dialect.name, target: { ...store.target }, namespace: store.namespace, generation: store.generation, pendingDeletes: [...store.pendingDeletes] } } : {}),
+      ...(store && plan ? { vectorStore: storeRecord(store, plan) } : {}),
       checksums,
     }),
     options,
   );
   // Committed: the rows it no longer reads can go (a failure is a warning; the next save retries).
-  if (store !== null) {
-    const warning = await pruneAfterSave(store, {});
+  if (store !== null && plan !== null) {
+    const warning = await pruneAfterSave(store, plan, {});
     if (warning !== null) options.onWarning?.(warning);
   }
   return generation;

@@ -232,12 +232,12 @@ export class KnowledgeBase implements RetrievalSource {
 
   /**
    * Where L1 lives when it is in a vector store: the dialect, the target (table...), this base's
-   * namespace, the generation of rows it reads, and how many rows await deletion at the next
-   * save; null when L1 is the HNSW graph.
+   * namespace, the generation of rows it reads, how many rows await deletion at the next save, and
+   * how many earlier commits keep their rows for replicas (`keepGenerations`); null when L1 is the HNSW graph.
    */
-  get vectorStore(): { dialect: string; target: Readonly<Record<string, string | number | null>>; namespace: string; generation: string; pendingDeletes: number } | null {
+  get vectorStore(): { dialect: string; target: Readonly<Record<string, string | number | null>>; namespace: string; generation: string; pendingDeletes: number; retained: number } | null {
     const store = this.#parts.vectorStore;
-    return store === null ? null : { dialect: store.dialect.name, target: store.target, namespace: store.namespace, generation: store.generation, pendingDeletes: store.pendingDeletes.length };
+    return store === null ? null : { dialect: store.dialect.name, target: store.target, namespace: store.namespace, generation: store.generation, pendingDeletes: store.pendingDeletes.length + store.removed.length, retained: store.committed?.retained.length ?? 0 };
   }
 
   /**

@@ -1,4 +1,4 @@
-import { DIALECT_NAME, MAX_TARGET_FIELDS, NAMESPACE, targetProblem } from "./vector-store-option.js";
+import { DIALECT_NAME, MAX_KEEP_GENERATIONS, MAX_TARGET_FIELDS, NAMESPACE, targetProblem } from "./vector-store-option.js";
 import { DATA_FILES, INDEX_FILES, isGenerationName } from "./index-layout.js";
 import { isCorpusOrigin } from "./corpus-origin.js";
 
@@ -11,6 +11,10 @@ const isUnitRange = (value: unknown) => isNumber(value) && (value as number) >= 
 const isCount = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
 const isStringList = (value: unknown) => Array.isArray(value) && value.every(isString);
 const isSkipList = (value: unknown) => Array.isArray(value) && value.every((entry) => isRecord(entry) && isString(entry.file) && isString(entry.reason));
+const STORE_GENERATION = /^[0-9a-f]{16}$/;
+const isRowIdList = (value: unknown) => Array.isArray(value) && value.every((id) => isString(id) && UUID.test(id as string));
+const isRetainedList = (value: unknown) =>
+  Array.isArray(value) && value.length <= MAX_KEEP_GENERATIONS && value.every((entry) => isRecord(entry) && isString(entry.generation) && STORE_GENERATION.test(entry.generation as string) && isRowIdList(entry.pendingDeletes));
 const EMBEDDER_KINDS: readonly unknown[] = ["statistical-lsa", "custom", "none"];
 const SHA256 = /^[0-9a-f]{64}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -59,8 +63,10 @@ const FIELDS: readonly Field[] = [
   ["vectorStore.dialect", (value) => value === undefined || (isString(value) && DIALECT_NAME.test(value as string)), "a dialect name (a-z, 0-9, _, -)"],
   ["vectorStore.target", (value) => value === undefined || targetProblem(value) === null, `an object of at most ${MAX_TARGET_FIELDS} identifier-named strings, numbers and nulls`],
   ["vectorStore.namespace", (value) => value === undefined || (isString(value) && NAMESPACE.test(value as string)), "a namespace (1-64 letters, digits, _, ., -)"],
-  ["vectorStore.generation", (value) => value === undefined || (isString(value) && /^[0-9a-f]{16}$/.test(value as string)), "16 hex digits"],
-  ["vectorStore.pendingDeletes", (value) => value === undefined || (Array.isArray(value) && value.every((id) => isString(id) && UUID.test(id as string))), "a list of row ids (UUIDs)"],
+  ["vectorStore.generation", (value) => value === undefined || (isString(value) && STORE_GENERATION.test(value as string)), "16 hex digits"],
+  ["vectorStore.pendingDeletes", (value) => value === undefined || isRowIdList(value), "a list of row ids (UUIDs)"],
+  ["vectorStore.revision", (value) => value === undefined || isCount(value), "a count"],
+  ["vectorStore.retained", (value) => value === undefined || isRetainedList(value), `a list of at most ${MAX_KEEP_GENERATIONS} { generation: 16 hex digits, pendingDeletes: row ids }`],
   ["corpus", (value) => value === undefined || isCorpusOrigin(value), "an object with an absolute root and a relative fromIndex"],
   ["checksums", isRecord, "an object of file names and SHA-256 digests"],
 ];

@@ -2,6 +2,7 @@ import type { CorpusCalibration } from "../calibration/calibration.js";
 import { createHash } from "node:crypto";
 import type { Chunk, DocumentMeta, SkippedFile } from "../types.js";
 import { contentDigest } from "./content-digest.js";
+import type { RetainedRows } from "./row-retention.js";
 
 /**
  * Version of the saved index layout; a different version must be rebuilt. Version 2 keeps the
@@ -69,9 +70,11 @@ export interface IndexManifest {
   /**
    * The vector store that holds L1: its dialect, where in it (never the connection string), the
    * knowledge base's namespace, the generation of rows this index reads, and the rows to delete
-   * once this save is committed. Absent when L1 is the HNSW graph.
+   * once this save is committed; `revision` (updates since the generation's build; absent in
+   * indexes saved before it) and `retained` (earlier commits whose rows stay for replicas, newest
+   * first; absent: none). Absent when L1 is the HNSW graph.
    */
-  vectorStore?: { dialect: string; target: Record<string, string | number | null>; namespace: string; generation: string; pendingDeletes: string[] };
+  vectorStore?: { dialect: string; target: Record<string, string | number | null>; namespace: string; generation: string; pendingDeletes: string[]; revision?: number; retained?: RetainedRows[] };
   /**
    * The corpus folder the index was built or last updated from (see `CorpusOrigin`); the files and
    * their SHA-256 are in `files.json`. Absent for an index built from ready-made chunks and in

@@ -37,5 +37,6 @@ export function reconnectVectorStore(dir: string, manifest: IndexManifest, optio
     const got = `a ${given.dialect.name} store${describeTarget(target)}${given.namespace === DEFAULT_NAMESPACE ? "" : `, namespace ${JSON.stringify(given.namespace)}`}`;
     throw new LookupKnowledgeError("VECTOR_STORE_REQUIRED", `the index in "${dir}" keeps L1 in ${wanted}, but load got ${got}; connect to the recorded one.`);
   }
-  return { ...given, target, generation: recorded.generation, pendingDeletes: [...recorded.pendingDeletes] };
+  const committed = { generation: recorded.generation, revision: recorded.revision ?? null, retained: (recorded.retained ?? []).map((entry) => ({ generation: entry.generation, pendingDeletes: [...entry.pendingDeletes] })) };
+  return { ...given, target, generation: committed.generation, revision: committed.revision, pendingDeletes: [...recorded.pendingDeletes], removed: [], committed };
 }

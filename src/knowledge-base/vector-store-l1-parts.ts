@@ -4,17 +4,21 @@ import { createVectorStoreL1Searcher } from "../l1/vector-store/vector-store-l1.
 import { DEFAULT_EMBED_BATCH_SIZE, DEFAULT_EMBED_TIMEOUT_MS } from "./embed-chunks.js";
 import type { IndexParts, VectorStorePart } from "./index-parts.js";
 import { targetOf, type VectorStoreL1Option } from "./vector-store-option.js";
-import { chunkOfRowMap, newGeneration, pruneRows, rowIdOf, writeRows } from "./vector-store-rows.js";
+import { foreignRowIds } from "./row-retention.js";
+import { chunkOfRowMap, newGeneration, rowIdOf, writeRows } from "./vector-store-rows.js";
 
 /** Batch size and deadline of store writes: those of embedding. */
-interface WriteOptions {
+export interface WriteOptions {
   embedBatchSize?: number;
   embedTimeoutMs?: number;
 }
 
-function limitsOf(options: WriteOptions) {
+export function limitsOf(options: WriteOptions) {
   return { batchSize: options.embedBatchSize ?? DEFAULT_EMBED_BATCH_SIZE, timeoutMs: options.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS };
 }
+
+/** Most row ids a lookup excludes inside the store's search; beyond, they are dropped after it. */
+const MAX_EXCLUDED_ROWS = 1000;
 
 /** L1 over the store of `parts`, or null when `parts` keep L1 in HNSW or have no embeddings. */
 export function storeSearcherOf(parts: IndexParts): L1Searcher | null {
@@ -23,12 +27,17 @@ export function storeSearcherOf(parts: IndexParts): L1Searcher | null {
   const dimensions = settings.embedder.dimensions;
   if (dimensions === null) return { search: async () => [] };
   const rows = { namespace: vectorStore.namespace, generation: vectorStore.generation };
+  const chunkOfRow = chunkOfRowMap(chunks, settings.embedder, rows);
   return createVectorStoreL1Searcher({
     store: vectorStore.store,
     dialect: vectorStore.dialect,
     chunks,
-    chunkOfRow: chunkOfRowMap(chunks, settings.embedder, rows),
-    rows,
+    chunkOfRow,
+    // Read at each lookup: a save moves rows between these lists.
+    rows: () => {
+      const foreign = foreignRowIds(vectorStore.generation, vectorStore.committed?.retained ?? [], vectorStore.removed, vectorStore.pendingDeletes).filter((id) => !chunkOfRow.has(id));
+      return { ...rows, revision: vectorStore.revision, exclude: foreign.length > MAX_EXCLUDED_ROWS ? null : foreign };
+    },
     embeddings,
     dimensions,
     coverage: createTermCoverage(parts.bm25),
@@ -43,7 +52,7 @@ export function storeSearcherOf(parts: IndexParts): L1Searcher | null {
  */
 export async function writeBuildRows(parts: Omit<IndexParts, "vectorStore">, option: Required<VectorStoreL1Option>, options: WriteOptions): Promise<VectorStorePart> {
   const target = targetOf(option);
-  const store: VectorStorePart = { ...option, target, generation: newGeneration(), pendingDeletes: [] };
+  const store: VectorStorePart = { ...option, target, generation: newGeneration(), revision: 0, pendingDeletes: [], removed: [], committed: null };
   const { vectorIndex, chunks, settings } = parts;
   if (vectorIndex === null) return store;
   const chunkIds = chunks.map((_, i) => i);
@@ -66,26 +75,20 @@ export async function syncUpdateRows(
 ): Promise<{ vectorStore: VectorStorePart | null; written: number; deleted: number }> {
   const previous = after.vectorStore;
   if (previous === null || after.vectorIndex === null) return { vectorStore: previous, written: 0, deleted: 0 };
-  const store: VectorStorePart = refitted ? { ...previous, generation: newGeneration(), pendingDeletes: [...previous.pendingDeletes] } : { ...previous, pendingDeletes: [...previous.pendingDeletes] };
+  const generation = refitted ? newGeneration() : previous.generation;
+  const revision = refitted ? 0 : previous.revision === null ? null : previous.revision + 1;
+  const store: VectorStorePart = { ...previous, generation, revision, pendingDeletes: [...previous.pendingDeletes], removed: refitted ? [] : [...previous.removed] };
   const old = new Set(before.chunks.map((chunk) => rowIdOf(chunk, before.settings.embedder, previous)));
   const now = after.chunks.map((chunk) => rowIdOf(chunk, after.settings.embedder, store));
   const kept = new Set(now);
-  const chunkIds = now.flatMap((id, i) => (refitted || !old.has(id) ? [i] : []));
+  // Rows kept for replicas of earlier commits exist still: a chunk changed back to one of them reads it again.
+  const existing = refitted ? new Set<string>() : new Set(foreignRowIds(generation, previous.committed?.retained ?? [], previous.removed));
+  const chunkIds = now.flatMap((id, i) => (refitted || (!old.has(id) && !existing.has(id)) ? [i] : []));
   // After a refit the old generation goes as a whole; otherwise the rows no chunk has any more.
   const removed = refitted ? [] : [...old].filter((id) => !kept.has(id));
-  store.pendingDeletes = [...new Set([...store.pendingDeletes, ...removed])].filter((id) => !kept.has(id));
+  store.removed = [...new Set([...store.removed, ...removed])].filter((id) => !kept.has(id));
+  store.pendingDeletes = store.pendingDeletes.filter((id) => !kept.has(id));
   const add = { chunkIds, vectors: after.vectorIndex.vectorsOf(chunkIds), dimensions: after.vectorIndex.dimensions, fresh: refitted };
   await writeRows(store.store, store.dialect, after.chunks, after.settings.embedder, store, add, limitsOf(options));
   return { vectorStore: store, written: chunkIds.length, deleted: refitted ? old.size : removed.length };
-}
-
-/**
- * After a save committed `store`'s index: deletes its pending rows and the rows of other
- * generations, then clears the pending list. @returns a warning line when the store failed (the
- * list is kept, and the manifest that was just saved holds it, so the next save tries again).
- */
-export async function pruneAfterSave(store: VectorStorePart, options: WriteOptions): Promise<string | null> {
-  const { pendingDeleted, warning } = await pruneRows(store.store, store.dialect, { namespace: store.namespace, generation: store.generation }, store.pendingDeletes, limitsOf(options));
-  if (pendingDeleted) store.pendingDeletes = [];
-  return warning;
 }

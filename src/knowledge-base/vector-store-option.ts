@@ -16,7 +16,23 @@ export interface VectorStoreL1Option {
    * @default "default" (a build); the recorded one (a load)
    */
   namespace?: string;
+  /**
+   * Earlier commits whose rows a save keeps, so that replicas still serving them answer from L1
+   * until they load the new index (0-100). With 1, a save deletes only what neither it nor the
+   * commit before it reads: the rows of chunks an update changed or removed, and a rebuilt
+   * generation's rows, stay one save longer. The trade-off: the table holds those extra rows
+   * (at most a whole generation after a full build) until the next save, and lookups skip them
+   * inside the search (a dialect that ignores `RowScope.revision` and `exclude` finds fewer than k).
+   * 0 deletes them as soon as the save commits.
+   * @default 1
+   */
+  keepGenerations?: number;
 }
+
+/** Default of {@link VectorStoreL1Option.keepGenerations}. */
+export const DEFAULT_KEEP_GENERATIONS = 1;
+/** Largest {@link VectorStoreL1Option.keepGenerations}. */
+export const MAX_KEEP_GENERATIONS = 100;
 
 /** Default of {@link VectorStoreL1Option.namespace}. */
 export const DEFAULT_NAMESPACE = "default";
@@ -74,7 +90,11 @@ export function checkVectorStoreOption(option: unknown, embeddings: EmbeddingsIn
   if (!DIALECT_NAME.test(dialect.name)) throw new LookupKnowledgeError("INVALID_OPTION", "option vectorStore.dialect.name must be 1-64 of a-z, 0-9, _ and -, starting with a letter (it is saved in the manifest).");
   const namespace = given.namespace ?? DEFAULT_NAMESPACE;
   if (typeof namespace !== "string" || !NAMESPACE.test(namespace)) throw new LookupKnowledgeError("INVALID_OPTION", "option vectorStore.namespace must be 1-64 letters, digits, _, . or -.");
+  const keepGenerations = given.keepGenerations ?? DEFAULT_KEEP_GENERATIONS;
+  if (!Number.isInteger(keepGenerations) || keepGenerations < 0 || keepGenerations > MAX_KEEP_GENERATIONS) {
+    throw new LookupKnowledgeError("INVALID_OPTION", `option vectorStore.keepGenerations must be an integer from 0 to ${MAX_KEEP_GENERATIONS} (earlier commits whose rows a save keeps), got ${String(keepGenerations)}.`);
+  }
   if (embeddings === null) throw new LookupKnowledgeError("INVALID_OPTION", "option vectorStore needs embeddings for L1; leave embeddings out (the default embedder) or pass yours, not null.");
   dialect.attach?.(given.store as VectorStoreInterface);
-  return { store: given.store as VectorStoreInterface, dialect: dialect as VectorStoreDialect, namespace };
+  return { store: given.store as VectorStoreInterface, dialect: dialect as VectorStoreDialect, namespace, keepGenerations };
 }

@@ -3,10 +3,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { errorDetail, LookupKnowledgeError } from "../errors.js";
 import { withDeadline } from "../l1/deadline.js";
 import { accessKeyOf } from "../access/access-key.js";
-import { deleteRows, ROW_ACCESS_KEY, ROW_GENERATION_KEY, ROW_ID_KEY, ROW_KIND, ROW_KIND_KEY, ROW_NAMESPACE_KEY, type VectorStoreDialect } from "../l1/vector-store/vector-store-dialect.js";
+import { deleteRows, ROW_ACCESS_KEY, ROW_GENERATION_KEY, ROW_ID_KEY, ROW_KIND, ROW_KIND_KEY, ROW_NAMESPACE_KEY, ROW_REVISION_KEY, type VectorStoreDialect } from "../l1/vector-store/vector-store-dialect.js";
 import type { Chunk } from "../types.js";
 import { contentDigest } from "./content-digest.js";
 import type { EmbedderInfo } from "./manifest.js";
+import { MAX_DEFAULT_DIMENSIONS } from "../l1/embeddings/lsa-fit.js";
 
 /** The rows of one knowledge base in a store: its namespace and their current generation. */
 export interface RowSet {
@@ -78,15 +79,19 @@ export async function storeCall(dialect: VectorStoreDialect, step: string, timeo
  * ({@link pruneRows}), so a sync killed at any point leaves the saved index's rows whole.
  * @throws LookupKnowledgeError `VECTOR_STORE_FAILED` or `VECTOR_STORE_TIMEOUT` naming the step.
  */
-export async function writeRows(store: VectorStoreInterface, dialect: VectorStoreDialect, chunks: readonly Chunk[], embedder: EmbedderInfo, rows: RowSet, add: RowAdditions, limits: RowWriteLimits, onProgress?: (done: number, total: number) => void): Promise<void> {
+export async function writeRows(store: VectorStoreInterface, dialect: VectorStoreDialect, chunks: readonly Chunk[], embedder: EmbedderInfo, rows: RowSet & { revision?: number | null }, add: RowAdditions, limits: RowWriteLimits, onProgress?: (done: number, total: number) => void): Promise<void> {
   const { chunkIds, vectors, dimensions } = add;
+  const { prepare } = dialect;
+  // The default embedder's length changes with the corpus until it reaches its full one.
+  const final = embedder.kind !== "statistical-lsa" || dimensions >= MAX_DEFAULT_DIMENSIONS;
+  if (prepare !== undefined && chunkIds.length > 0) await storeCall(dialect, "prepare its table", limits.timeoutMs, () => prepare.call(dialect, store, { dimensions, final }));
   for (let start = 0; start < chunkIds.length; start += limits.batchSize) {
     const ids = chunkIds.slice(start, start + limits.batchSize);
     const rowIds = ids.map((id) => rowIdOf(chunks[id], embedder, rows));
     const vectorsOfBatch = ids.map((_, i) => Array.from(vectors.subarray((start + i) * dimensions, (start + i + 1) * dimensions)));
     const docs = ids.map((id, i) => ({
       pageContent: chunks[id].content,
-      metadata: { [ROW_KIND_KEY]: ROW_KIND, [ROW_NAMESPACE_KEY]: rows.namespace, [ROW_GENERATION_KEY]: rows.generation, [ROW_ID_KEY]: rowIds[i], [ROW_ACCESS_KEY]: accessKeyOf(chunks[id].meta.access), source: chunks[id].source, title: chunks[id].meta.title ?? null, domain: chunks[id].meta.domain ?? null },
+      metadata: { [ROW_KIND_KEY]: ROW_KIND, [ROW_NAMESPACE_KEY]: rows.namespace, [ROW_GENERATION_KEY]: rows.generation, [ROW_ID_KEY]: rowIds[i], ...(rows.revision == null ? {} : { [ROW_REVISION_KEY]: rows.revision }), [ROW_ACCESS_KEY]: accessKeyOf(chunks[id].meta.access), source: chunks[id].source, title: chunks[id].meta.title ?? null, domain: chunks[id].meta.domain ?? null },
       id: rowIds[i],
     }));
     const span = `rows ${start + 1}-${start + ids.length}`;
@@ -98,11 +103,12 @@ export async function writeRows(store: VectorStoreInterface, dialect: VectorStor
 
 /**
  * Deletes what a committed index no longer needs: the rows `pending` lists (chunks an update
- * changed or removed) and the rows of the namespace's other generations. @returns whether the
+ * changed or removed) and the rows of the namespace's other generations but `rows.keep` (those
+ * replicas of earlier commits may still read). @returns whether the
  * pending rows are gone, and a warning line for the save's `onWarning` when something could not
  * be deleted (the next save tries again).
  */
-export async function pruneRows(store: VectorStoreInterface, dialect: VectorStoreDialect, rows: RowSet, pending: readonly string[], limits: RowWriteLimits): Promise<{ pendingDeleted: boolean; warning: string | null }> {
+export async function pruneRows(store: VectorStoreInterface, dialect: VectorStoreDialect, rows: RowSet & { keep?: readonly string[] }, pending: readonly string[], limits: RowWriteLimits): Promise<{ pendingDeleted: boolean; warning: string | null }> {
   const failed = (error: unknown) => `lookup-knowledge: the index is saved, but ${errorDetail(error)}; those rows are never returned, and the next save deletes them.`;
   try {
     for (let start = 0; start < pending.length; start += limits.batchSize) {

@@ -1,5 +1,6 @@
 import { cp, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IndexManifest, LookupResult } from "../../src/index.js";
 import { testPostgres, type PgServer } from "../helpers/pglite-server.js";
@@ -34,7 +35,7 @@ describe("the CLI with L1 in Postgres/pgvector", () => {
       expect(built.stderr).toContain("L1 rows in pgvector");
       expect(built.code).toBe(0);
       const manifestText = await readFile(join(index, "manifest.json"), "utf8");
-      expect((JSON.parse(manifestText) as IndexManifest).vectorStore).toEqual({ dialect: "pgvector", target: { schema: null, table, collection: null }, namespace: "default", generation: expect.stringMatching(/^[0-9a-f]{16}$/), pendingDeletes: [] });
+      expect((JSON.parse(manifestText) as IndexManifest).vectorStore).toEqual({ dialect: "pgvector", target: { schema: null, table, collection: null }, namespace: "default", generation: expect.stringMatching(/^[0-9a-f]{16}$/), revision: 0, pendingDeletes: [] });
       expect(manifestText).not.toContain("postgres:postgres@");
 
       const answered = await runCli(["query", "who approves a large refund", "--index", index, "--corpus", corpus, "--no-trace", "--json"], { env: { LOOKUP_KNOWLEDGE_PGVECTOR_URL: postgres.url } });
@@ -46,6 +47,26 @@ describe("the CLI with L1 in Postgres/pgvector", () => {
       const result = JSON.parse(right.stdout) as LookupResult;
       expect(result.l1Status).toBe("ok");
       expect(result.primary?.source).toMatch(/^billing\/refunds\.md#/);
+    },
+    CLI_TIMEOUT,
+  );
+
+  it(
+    "creates the table's scope index unless told --no-pgvector-indexes (the HNSW index waits for the default embedder's full length)",
+    async () => {
+      const indexesOf = async (name: string) => {
+        const pool = new pg.Pool({ connectionString: postgres.url, max: 1 });
+        try {
+          return (await pool.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE tablename = $1 AND indexname NOT LIKE '%_pkey'", [name])).rows.map((row) => row.indexdef);
+        } finally {
+          await pool.end();
+        }
+      };
+      expect((await indexesOf(table)).map((def) => /USING (\w+)/.exec(def)?.[1])).toEqual(["btree"]);
+      const bare = `${table}_bare`;
+      const built = await runCli(["index", "--corpus", corpus, "--out", join(await temp.make(), "index"), "--pgvector", postgres.url, "--pgvector-table", bare, "--no-pgvector-indexes"]);
+      expect(built.code).toBe(0);
+      expect(await indexesOf(bare)).toEqual([]);
     },
     CLI_TIMEOUT,
   );

@@ -161,6 +161,8 @@ describe("manifestProblem on the vectorStore record", () => {
     ["a namespace of exactly 64 characters", storeWith({ namespace: "n".repeat(64) })],
     ["a namespace with capitals, digits, _, . and -", storeWith({ namespace: "Handbook-2.prod_eu" })],
     ["several pending deletes", storeWith({ pendingDeletes: [ROW_ID, "0b7e2f4a-9c1d-4e3f-8a5b-6c7d8e9f0a1b"] })],
+    ["a revision and rows kept for an earlier commit", storeWith({ revision: 3, retained: [{ generation: "fedcba9876543210", pendingDeletes: [ROW_ID] }] })],
+    ["an empty retained list", storeWith({ revision: 0, retained: [] })],
   ])("accepts %s", (_name, store) => {
     expect(manifestProblem(withStore(store))).toBeNull();
   });
@@ -265,3 +267,25 @@ describe("manifestProblem on the vectorStore record", () => {
     }
   });
 });
+
+describe("manifestProblem on the rows a vectorStore record keeps for replicas", () => {
+  const ROW_ID = "6f1c0d3e-2b4a-4c5d-8e9f-0a1b2c3d4e5f";
+  const STORE = { dialect: "pgvector", target: {}, namespace: "default", generation: "0123456789abcdef", pendingDeletes: [] };
+  const withStore = (fields: Record<string, unknown>) => withField("vectorStore", { ...STORE, ...fields });
+  const RETAINED = "manifest.json has no valid vectorStore.retained (expected a list of at most 100 { generation: 16 hex digits, pendingDeletes: row ids })";
+
+  it.each<[string, unknown]>([
+    ["not a list", { generation: "fedcba9876543210", pendingDeletes: [] }],
+    ["an entry without pendingDeletes", [{ generation: "fedcba9876543210" }]],
+    ["an entry whose generation is not 16 hex digits", [{ generation: "gen-fedcba9876543210", pendingDeletes: [] }]],
+    ["an entry with a row id that is not a UUID", [{ generation: "fedcba9876543210", pendingDeletes: ["row-1"] }]],
+    ["more entries than keepGenerations allows", Array.from({ length: 101 }, () => ({ generation: "fedcba9876543210", pendingDeletes: [ROW_ID] }))],
+  ])("refuses a retained list that is %s", (_name, retained) => {
+    expect(manifestProblem(withStore({ retained }))).toBe(RETAINED);
+  });
+
+  it.each([-1, 1.5, "2", null])("refuses the revision %j", (revision) => {
+    expect(manifestProblem(withStore({ revision }))).toBe("manifest.json has no valid vectorStore.revision (expected a count)");
+  });
+});
+

@@ -126,7 +126,7 @@ describe("reconnectVectorStore", () => {
     const store = pgLikeStore({ schemaName: "kb" });
     const manifest = manifestWith({ ...PG_RECORD, namespace: "handbook", pendingDeletes: PENDING });
     const part = reconnectVectorStore(DIR, manifest, { store, dialect: pgvectorDialect, namespace: "handbook" });
-    expect(part).toEqual({ store, dialect: pgvectorDialect, namespace: "handbook", target: { schema: "kb", table: "lk_chunks", collection: null }, generation: GENERATION, pendingDeletes: PENDING });
+    expect(part).toEqual({ store, dialect: pgvectorDialect, namespace: "handbook", target: { schema: "kb", table: "lk_chunks", collection: null }, generation: GENERATION, pendingDeletes: PENDING, keepGenerations: 1, revision: null, removed: [], committed: { generation: GENERATION, revision: null, retained: [] } });
     expect(part!.store).toBe(store);
     expect(part!.dialect).toBe(pgvectorDialect);
   });
@@ -142,7 +142,7 @@ describe("reconnectVectorStore", () => {
   it("matches a dialect without target against a record of an empty target", () => {
     const store = pgLikeStore();
     const part = reconnectVectorStore(DIR, manifestWith(MEMORY_RECORD), { store, dialect: memoryDialect });
-    expect(part).toEqual({ store, dialect: memoryDialect, namespace: "default", target: {}, generation: GENERATION, pendingDeletes: [] });
+    expect(part).toEqual({ store, dialect: memoryDialect, namespace: "default", target: {}, generation: GENERATION, pendingDeletes: [], keepGenerations: 1, revision: null, removed: [], committed: { generation: GENERATION, revision: null, retained: [] } });
   });
 
   it("attaches the dialect to the store it reconnects to", () => {

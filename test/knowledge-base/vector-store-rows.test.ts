@@ -596,6 +596,16 @@ describe("checkVectorStoreOption", () => {
     expect(checkVectorStoreOption({ store: store(), dialect: PLAIN, namespace }, undefined).namespace).toBe(namespace);
   });
 
+  it.each([0, 1, 2, 100])("accepts keepGenerations %j", (keepGenerations) => {
+    expect(checkVectorStoreOption({ store: store(), dialect: PLAIN, keepGenerations }, undefined).keepGenerations).toBe(keepGenerations);
+  });
+
+  it.each<unknown>([-1, 0.5, 101, "1", Number.NaN])("refuses keepGenerations %j with INVALID_OPTION naming the range", (keepGenerations) => {
+    expect(() => checkVectorStoreOption({ store: store(), dialect: PLAIN, keepGenerations } as never, undefined)).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining("option vectorStore.keepGenerations must be an integer from 0 to 100") }),
+    );
+  });
+
   it("refuses embeddings: null with a store, since the store holds L1 vectors", () => {
     expect(() => checkVectorStoreOption({ store: store(), dialect: PLAIN }, null)).toThrow(
       expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining("option vectorStore needs embeddings for L1; leave embeddings out (the default embedder) or pass yours, not null.") }),
@@ -605,7 +615,7 @@ describe("checkVectorStoreOption", () => {
   it("returns the store, the dialect and the default namespace, with the default or custom embeddings", () => {
     const option = { store: store(), dialect: PLAIN };
     expect(DEFAULT_NAMESPACE).toBe("default");
-    expect(checkVectorStoreOption(option, undefined)).toEqual({ store: option.store, dialect: PLAIN, namespace: "default" });
+    expect(checkVectorStoreOption(option, undefined)).toEqual({ store: option.store, dialect: PLAIN, namespace: "default", keepGenerations: 1 });
     const checked = checkVectorStoreOption(option, new UnusedEmbeddings());
     expect(checked.store).toBe(option.store);
     expect(checked.dialect).toBe(PLAIN);
@@ -613,7 +623,7 @@ describe("checkVectorStoreOption", () => {
 
   it("keeps only the fields it checked, dropping anything else the option carried", () => {
     const option = { store: store(), dialect: PLAIN, namespace: "handbook", connectionString: "postgresql://lk:secret@db/kb" };
-    expect(Object.keys(checkVectorStoreOption(option, undefined)).sort()).toEqual(["dialect", "namespace", "store"]);
+    expect(Object.keys(checkVectorStoreOption(option, undefined)).sort()).toEqual(["dialect", "keepGenerations", "namespace", "store"]);
   });
 
   it("calls the dialect's attach with the store once it is valid, and not when it is refused", () => {

@@ -179,9 +179,12 @@ function foldInProjection(rightVectors: Float64Array, singularValues: Float64Arr
   return out;
 }
 
+/** The default embedder's length once the corpus has 768 chunks or more; below, it follows the corpus size. */
+export const MAX_DEFAULT_DIMENSIONS = 256;
+
 /** 256 components, but at most a third of the documents and at least 8. */
 export function defaultDimensions(documentCount: number): number {
-  return Math.min(256, Math.max(8, Math.floor(documentCount / 3)));
+  return Math.min(MAX_DEFAULT_DIMENSIONS, Math.max(8, Math.floor(documentCount / 3)));
 }
 
 function checkInteger(name: string, value: number, min?: number): number {

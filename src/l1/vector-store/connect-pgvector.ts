@@ -3,6 +3,7 @@ import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import { errorDetail, LookupKnowledgeError } from "../../errors.js";
 import { withDeadline } from "../deadline.js";
 import { pgvectorDialect } from "./pgvector-dialect.js";
+import { ensurePgVectorIndexes, ITERATIVE_SCAN_SQL, manageIndexes } from "./pgvector-schema.js";
 import type { VectorStoreDialect } from "./vector-store-dialect.js";
 
 /** Options of {@link connectPgVectorStore}. */
@@ -18,12 +19,20 @@ export interface PgVectorConnectOptions {
   /** Milliseconds to wait for a connection before a lookup's L1 fails (and it falls back to L0). @default 2000 */
   connectionTimeoutMs?: number;
   /**
-   * Vector length, when known (custom embeddings): a table created here gets a `vector(n)`
-   * column, which pgvector's HNSW index needs. Without it the column has no length; set one with
-   * `ALTER TABLE ... ALTER COLUMN embedding TYPE vector(n)` before `CREATE INDEX ... USING hnsw`
-   * (n: `kb.settings.embedder.dimensions`). @default none
+   * Vector length, when known (custom embeddings): the table gets its `vector(n)` column and HNSW
+   * index at once. Without it, the first build or update that writes rows makes them, once the
+   * length is final: a custom embedder's, or the default embedder's 256 (on a corpus of 768+
+   * chunks; below, its length follows the corpus and the table is scanned exactly). @default none
    */
   dimensions?: number;
+  /**
+   * Create what lookups need when missing: the `vector(n)` column, the HNSW index on it (of the
+   * cosine distance) and a btree index on the scope keys the searches and deletes filter on
+   * (`metadata->>'lk_kb'`, `'lk_gen'`, `'domain'`, `'lk_acl'`). False leaves the schema to your
+   * DBAs (CLI: `--no-pgvector-indexes`); the table itself is still created if missing.
+   * @default true
+   */
+  createIndexes?: boolean;
 }
 
 /** What {@link connectPgVectorStore} returns: the `vectorStore` option of a build or load, and `store.end()` to release the pool. */
@@ -54,10 +63,13 @@ async function importOptional<T>(name: string): Promise<T> {
   }
 }
 
+interface PgClientLike {
+  query(text: string): Promise<unknown>;
+}
 interface PgModule {
   default: { Pool: new (config: object) => { on(event: "error", listener: () => void): unknown; end(): Promise<void> } };
 }
-type PgVectorStoreLike = VectorStoreInterface & { end(): Promise<void>; _initializeClient(): Promise<void>; ensureTableInDatabase(dimensions?: number): Promise<void> };
+type PgVectorStoreLike = VectorStoreInterface & { end(): Promise<void>; _initializeClient(): Promise<void>; ensureTableInDatabase(dimensions?: number): Promise<void>; client?: Partial<PgClientLike>; pool?: Partial<PgClientLike> };
 interface PgVectorModule {
   PGVectorStore: new (embeddings: Embeddings, config: object) => PgVectorStoreLike;
 }
@@ -69,10 +81,11 @@ const CLOSE_WAIT_MS = 2000;
 
 /**
  * Connects LangChain's `PGVectorStore` to Postgres with pgvector, ready to be the `vectorStore` of
- * `KnowledgeBase.build` or `load`: a bounded pool, cosine distance, and the table created if
- * missing. `@langchain/community` and `pg` are optional peer dependencies, imported only here.
+ * `KnowledgeBase.build` or `load`: a bounded pool, cosine distance, the table created if
+ * missing, its indexes too (unless `createIndexes: false`), and `hnsw.iterative_scan =
+ * relaxed_order` in each session on pgvector 0.8+. `@langchain/community` and `pg` are optional peer dependencies, imported only here.
  * Call `store.end()` when done.
- * @throws LookupKnowledgeError `INVALID_OPTION` when the packages are missing; `VECTOR_STORE_FAILED` when Postgres cannot be reached or lacks pgvector.
+ * @throws LookupKnowledgeError `INVALID_OPTION` when the packages are missing; `VECTOR_STORE_FAILED` when Postgres cannot be reached, lacks pgvector, or refuses the indexes.
  * @example
  * const vectorStore = await connectPgVectorStore({ connectionString: process.env.DATABASE_URL! });
  * const kb = await KnowledgeBase.build({ corpusDir: "corpus", vectorStore });
@@ -98,9 +111,13 @@ export async function connectPgVectorStore(options: PgVectorConnectOptions): Pro
   if (typeof connectionTimeoutMs !== "number" || !Number.isFinite(connectionTimeoutMs) || connectionTimeoutMs < 0) {
     throw new LookupKnowledgeError("INVALID_OPTION", `connectionTimeoutMs must be a number of milliseconds from 0 (0 waits forever), got ${String(connectionTimeoutMs)}.`);
   }
+  const createIndexes = options.createIndexes ?? true;
+  if (typeof createIndexes !== "boolean") throw new LookupKnowledgeError("INVALID_OPTION", `createIndexes must be true or false, got ${String(createIndexes)}.`);
   const pg = await importOptional<PgModule>("pg");
   const { PGVectorStore } = await importOptional<PgVectorModule>("@langchain/community/vectorstores/pgvector");
-  const pool = new pg.default.Pool({ connectionString: options.connectionString, max, connectionTimeoutMillis: connectionTimeoutMs });
+  // Each new session, before the pool hands it out: the setting is per session, and only pgvector 0.8+ has it.
+  const onConnect = async (client: PgClientLike) => void (await client.query(ITERATIVE_SCAN_SQL).catch(() => {}));
+  const pool = new pg.default.Pool({ connectionString: options.connectionString, max, connectionTimeoutMillis: connectionTimeoutMs, onConnect });
   pool.on("error", () => {});
   // `PGVectorStore.initialize`'s steps, with the store in hand: when creating the table fails, its
   // checked-out client must be released, or ending the pool would wait forever.
@@ -110,9 +127,25 @@ export async function connectPgVectorStore(options: PgVectorConnectOptions): Pro
     await store._initializeClient();
     pgvectorDialect.attach?.(store); // now also on the client the store keeps checked out
     await store.ensureTableInDatabase(dimensions);
-    return { store, dialect: pgvectorDialect };
   } catch (error) {
-    await withDeadline(() => store.end(), { timeoutMs: CLOSE_WAIT_MS, onTimeout: () => new Error("pool close timed out") }).catch(() => {});
+    await closeQuietly(store);
     throw new LookupKnowledgeError("VECTOR_STORE_FAILED", `cannot open the pgvector table ${tableName}: ${errorDetail(error)}; check the connection string and that the vector extension is installed (CREATE EXTENSION vector).`, { cause: error });
   }
+  try {
+    // The sessions opened before the extension existed (creating it) get the setting now.
+    for (const session of [store.client, store.pool]) if (typeof session?.query === "function") await session.query(ITERATIVE_SCAN_SQL).catch(() => {});
+    if (createIndexes) {
+      await ensurePgVectorIndexes(store, dimensions);
+      manageIndexes(store, dimensions);
+    }
+    return { store, dialect: pgvectorDialect };
+  } catch (error) {
+    await closeQuietly(store);
+    throw error;
+  }
+}
+
+/** Ends the store's pool, waiting at most {@link CLOSE_WAIT_MS}. */
+async function closeQuietly(store: PgVectorStoreLike): Promise<void> {
+  await withDeadline(() => store.end(), { timeoutMs: CLOSE_WAIT_MS, onTimeout: () => new Error("pool close timed out") }).catch(() => {});
 }

@@ -1,5 +1,6 @@
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
-import { ROW_ACCESS_KEY, ROW_GENERATION_KEY, ROW_NAMESPACE_KEY, type VectorStoreDialect } from "./vector-store-dialect.js";
+import { prepareManagedStore } from "./pgvector-schema.js";
+import { ROW_ACCESS_KEY, ROW_GENERATION_KEY, ROW_ID_KEY, ROW_NAMESPACE_KEY, ROW_REVISION_KEY, type VectorStoreDialect } from "./vector-store-dialect.js";
 
 /** The part of a `pg` pool or client this dialect touches. */
 interface ErrorEmitter {
@@ -42,12 +43,15 @@ function distanceOf(score: number, strategy: string, normalization: string | und
  */
 export const pgvectorDialect: VectorStoreDialect = {
   name: "pgvector",
-  filter: ({ namespace, generation, domain, access }) => ({
+  filter: ({ namespace, generation, domain, access, revision, exclude }) => ({
     [ROW_NAMESPACE_KEY]: namespace,
     [ROW_GENERATION_KEY]: generation,
     ...(domain === null ? {} : { domain }),
     // `metadata->>'lk_acl' IN ($4, $5, ...)`: the store binds each key as a parameter.
     ...(access == null ? {} : { [ROW_ACCESS_KEY]: { in: access } }),
+    // `(metadata->>'lk_rev')::numeric <= $n` and `metadata->>'lk_id' NOT IN (...)`, bound likewise.
+    ...(revision == null ? {} : { [ROW_REVISION_KEY]: { lte: revision } }),
+    ...(exclude == null || exclude.length === 0 ? {} : { [ROW_ID_KEY]: { notIn: exclude } }),
   }),
   similarity(score, store) {
     const { distanceStrategy = "cosine", scoreNormalization } = store as PgVectorFields;
@@ -61,8 +65,12 @@ export const pgvectorDialect: VectorStoreDialect = {
     keepErrorsFromCrashing((store as PgVectorFields).pool);
     keepErrorsFromCrashing((store as PgVectorFields).client);
   },
-  async deleteOtherGenerations(store, { namespace, generation }) {
-    await store.delete({ filter: { [ROW_NAMESPACE_KEY]: namespace, [ROW_GENERATION_KEY]: { neq: generation } } });
+  async prepare(store, { dimensions, final }) {
+    if (final) await prepareManagedStore(store, dimensions);
+  },
+  async deleteOtherGenerations(store, { namespace, generation, keep = [] }) {
+    const kept = [...new Set([generation, ...keep])];
+    await store.delete({ filter: { [ROW_NAMESPACE_KEY]: namespace, [ROW_GENERATION_KEY]: kept.length === 1 ? { neq: generation } : { notIn: kept } } });
   },
   target(store: VectorStoreInterface) {
     const fields = store as PgVectorFields;

@@ -19,6 +19,17 @@ export interface RowScope {
    * safe (hits outside the scope are dropped after the search) but returns fewer than `k` hits.
    */
   access?: string[] | null;
+  /**
+   * Only rows whose `lk_rev` is at most this (rows later updates added, which replicas of this
+   * commit do not read); null or absent: any. Rows without `lk_rev` are never searched with one.
+   */
+  revision?: number | null;
+  /**
+   * Rows whose `lk_id` is none of these (rows of this generation kept for replicas of earlier
+   * commits, or still to be deleted); null or absent: none. A dialect that ignores it stays
+   * correct (such hits are dropped after the search) but returns fewer than `k` hits.
+   */
+  exclude?: string[] | null;
 }
 
 /**
@@ -61,14 +72,22 @@ export interface VectorStoreDialect {
    * process with an unhandled `error` event. @default nothing
    */
   attach?(store: VectorStoreInterface): void;
+  /**
+   * Called before a build or update writes rows, with their vector length and whether it is final
+   * (a custom embedder's, or the default embedder's full length; below that it changes with the
+   * corpus): the pgvector dialect gives a table `connectPgVectorStore` opened (with
+   * `createIndexes`) its `vector(n)` column and HNSW index here, for a final length. @default nothing
+   */
+  prepare?(store: VectorStoreInterface, rows: { dimensions: number; final: boolean }): Promise<void>;
   /** Deletes rows by id. @default `store.delete({ ids })` */
   deleteIds?(store: VectorStoreInterface, ids: string[]): Promise<void>;
   /**
-   * Deletes the rows of `namespace` of every generation but `generation` (what earlier builds and
-   * killed ones left), after a save commits. Without it, those rows stay in the store, never
-   * returned (the search filters on the generation), and a save warns.
+   * Deletes the rows of `namespace` of every generation but `generation` and those in `keep` (what
+   * earlier builds and killed ones left; `keep`: generations replicas may still read), after a save
+   * commits. Without it, those rows stay in the store, never returned (the search filters on the
+   * generation), and a save warns.
    */
-  deleteOtherGenerations?(store: VectorStoreInterface, scope: { namespace: string; generation: string }): Promise<void>;
+  deleteOtherGenerations?(store: VectorStoreInterface, scope: { namespace: string; generation: string; keep?: readonly string[] }): Promise<void>;
 }
 
 /** Metadata keys of the rows this package writes. */
@@ -80,6 +99,8 @@ export const ROW_ID_KEY = "lk_id";
 export const ROW_NAMESPACE_KEY = "lk_kb";
 /** The generation of rows the row belongs to. */
 export const ROW_GENERATION_KEY = "lk_gen";
+/** The revision (updates since the generation's build) of the commit that wrote the row: a number. */
+export const ROW_REVISION_KEY = "lk_rev";
 /** The row's access key: `open` for an unlabelled chunk, else a digest of its `access` groups (see `access-key.ts`). */
 export const ROW_ACCESS_KEY = "lk_acl";
 

@@ -7,7 +7,7 @@ import { tokenize } from "../../text/tokenize.js";
 import type { Candidate, Chunk } from "../../types.js";
 import { withDeadline } from "../deadline.js";
 import { embedQueryChecked, type L1Searcher } from "../l1-search.js";
-import { ROW_ID_KEY, type VectorStoreDialect } from "./vector-store-dialect.js";
+import { ROW_ID_KEY, type RowScope, type VectorStoreDialect } from "./vector-store-dialect.js";
 
 /** Collaborators of {@link createVectorStoreL1Searcher}. */
 export interface VectorStoreL1Deps {
@@ -18,14 +18,21 @@ export interface VectorStoreL1Deps {
   chunks: readonly Chunk[];
   /** Row id → chunk number, for the rows of the current chunks; a row of another id is skipped. */
   chunkOfRow: ReadonlyMap<string, number>;
-  /** The knowledge base's rows: its namespace and current generation, which every search filters on. */
-  rows: { namespace: string; generation: string };
+  /**
+   * The knowledge base's rows, which every search filters on: its namespace and current
+   * generation, and the revision and row ids that keep other commits' rows out (see `RowScope`);
+   * a function is read at each search.
+   */
+  rows: SearchedRows | (() => SearchedRows);
   /** Embeddings of the query, the ones the rows were embedded with. */
   embeddings: EmbeddingsInterface;
   dimensions: number;
   /** Lexical coverage of the query by a chunk, for the relevance assessment. @default none recorded */
   coverage?: TermCoverage;
 }
+
+/** The part of a {@link RowScope} that is the same for every search of one knowledge base. */
+export type SearchedRows = Pick<RowScope, "namespace" | "generation" | "revision" | "exclude">;
 
 /** Milliseconds left of a deadline started at `started`; `0` (no deadline) stays `0`. */
 function remainingMs(timeoutMs: number, started: number): number {
@@ -54,7 +61,7 @@ export function createVectorStoreL1Searcher({ store, dialect, chunks, chunkOfRow
       const left = remainingMs(timeoutMs, started);
       let raw: unknown;
       try {
-        raw = await withDeadline(async () => store.similaritySearchVectorWithScore(vector, k, dialect.filter({ ...rows, domain, access: rowKeys === null ? null : [...rowKeys] }) as never), {
+        raw = await withDeadline(async () => store.similaritySearchVectorWithScore(vector, k, dialect.filter({ ...(typeof rows === "function" ? rows() : rows), domain, access: rowKeys === null ? null : [...rowKeys] }) as never), {
           timeoutMs: left,
           signal,
           onTimeout: () => new LookupKnowledgeError("VECTOR_STORE_TIMEOUT", `the ${dialect.name} vector store did not answer within ${timeoutMs} ms; check the database, or raise l1.timeoutMs.`),

@@ -150,7 +150,7 @@ describe("connectPgVectorStore", () => {
     expect(error.cause).toBeInstanceOf(Error);
     expect(seen.imports).toEqual(["pg", "@langchain/community/vectorstores/pgvector"]);
     expect(seen.pools).toHaveLength(1);
-    expect(seen.pools[0].config).toEqual({ connectionString: `postgresql://lk:secret@127.0.0.1:${port}/kb`, max: 4, connectionTimeoutMillis: 500 });
+    expect(seen.pools[0].config).toEqual({ connectionString: `postgresql://lk:secret@127.0.0.1:${port}/kb`, max: 4, connectionTimeoutMillis: 500, onConnect: expect.any(Function) });
     expect(seen.pools[0].pool.ended).toBe(true);
     expect(seen.pools[0].pool.listenerCount("error")).toBeGreaterThan(0);
   });
@@ -160,7 +160,7 @@ describe("connectPgVectorStore", () => {
     const error = await rejection(connectPgVectorStore({ connectionString: `postgresql://127.0.0.1:${port}/kb` }));
     expect(error.code).toBe("VECTOR_STORE_FAILED");
     expect(error.message).toContain("cannot open the pgvector table lookup_knowledge_chunks:");
-    expect(seen.pools[0].config).toEqual({ connectionString: `postgresql://127.0.0.1:${port}/kb`, max: 4, connectionTimeoutMillis: 2000 });
+    expect(seen.pools[0].config).toEqual({ connectionString: `postgresql://127.0.0.1:${port}/kb`, max: 4, connectionTimeoutMillis: 2000, onConnect: expect.any(Function) });
 
     await rejection(connectPgVectorStore({ connectionString: `postgresql://127.0.0.1:${port}/kb`, maxConnections: 9, connectionTimeoutMs: 0 }));
     expect(seen.pools[1].config).toMatchObject({ max: 9, connectionTimeoutMillis: 0 });
@@ -204,7 +204,7 @@ describe("connectPgVectorStore", () => {
   it("returns the store with the pgvector dialect once the client is connected and the table exists, and its end releases both", async () => {
     const client = new FakeClient();
     seen.script = { ...seen.script, client, table: "exists" };
-    const { store, dialect } = await connectPgVectorStore({ connectionString: URL, tableName: "kb_rows", schemaName: "knowledge" });
+    const { store, dialect } = await connectPgVectorStore({ connectionString: URL, tableName: "kb_rows", schemaName: "knowledge", createIndexes: false });
     expect(dialect).toBe(pgvectorDialect);
     expect(dialect.target!(store)).toEqual({ schema: "knowledge", table: "kb_rows", collection: null });
     expect(client.listenerCount("error")).toBe(1);

@@ -181,7 +181,8 @@ export function describeStoreBackedL1(name: string, open: (table: string) => Pro
       const loaded = await KnowledgeBase.load(saved, { vectorStore: { store: store.store, dialect: store.dialect } });
       expect((await store.rowIds()).filter((id) => before.includes(id))).toEqual(before);
       expect((await loaded.l1!.search(QUERY, { domain: null, k: 3, minScore: 0.05 }))[0].chunk.source).toMatch(/^billing\/refunds\.md#/);
-      const rebuilt = await KnowledgeBase.build({ corpusDir, vectorStore: { store: store.store, dialect: store.dialect }, onWarning: () => {} });
+      // keepGenerations 0: no replica serves the saved index, so its rows go at once.
+      const rebuilt = await KnowledgeBase.build({ corpusDir, vectorStore: { store: store.store, dialect: store.dialect, keepGenerations: 0 }, onWarning: () => {} });
       await rebuilt.save(saved);
       expect(await store.rowIds()).toEqual(sorted([...expectedRowIds(rebuilt), ...(await otherNamespaceRows())]));
       kb = rebuilt;
@@ -193,7 +194,7 @@ export function describeStoreBackedL1(name: string, open: (table: string) => Pro
       await writeFile(join(corpusDir, "billing/credits.md"), "---\ntitle: Service Credits\ndomain: billing\n---\nService credits are issued after an outage.\n\n## Claiming\n\nClaim within 30 days.\n\n## Limits\n\nAt most 10% of the monthly fee.\n");
       const dying = await KnowledgeBase.load(saved, { vectorStore: { store: failingWrites(store.store, 2), dialect: store.dialect }, localVectors: true });
       await expect(dying.update({ corpusDir, embedBatchSize: 1 })).rejects.toMatchObject({ code: "VECTOR_STORE_FAILED" });
-      const retry = await KnowledgeBase.load(saved, { vectorStore: { store: store.store, dialect: store.dialect }, localVectors: true });
+      const retry = await KnowledgeBase.load(saved, { vectorStore: { store: store.store, dialect: store.dialect, keepGenerations: 0 }, localVectors: true });
       const { knowledgeBase } = await retry.update({ corpusDir });
       await knowledgeBase.save(saved);
       expect(await store.rowIds()).toEqual(sorted([...expectedRowIds(knowledgeBase), ...(await otherNamespaceRows())]));
@@ -209,7 +210,7 @@ export function describeStoreBackedL1(name: string, open: (table: string) => Pro
       await serving.save(resaved);
       const manifest = JSON.parse(await readFile(join(resaved, "manifest.json"), "utf8")) as { checksums: Record<string, string> };
       expect(Object.keys(manifest.checksums).some((name) => name.startsWith("vectors"))).toBe(false);
-      const updater = await KnowledgeBase.load(resaved, { vectorStore: { store: store.store, dialect: store.dialect }, localVectors: true });
+      const updater = await KnowledgeBase.load(resaved, { vectorStore: { store: store.store, dialect: store.dialect, keepGenerations: 0 }, localVectors: true });
       const { knowledgeBase } = await updater.update({ corpusDir });
       await knowledgeBase.save(resaved);
       expect(await store.rowIds()).toEqual(sorted([...expectedRowIds(knowledgeBase), ...(await otherNamespaceRows())]));
