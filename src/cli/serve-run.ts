@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { LookupKnowledgeError, errorDetail } from "../errors.js";
 import { followKnowledgeBase, type FollowedKnowledgeBase } from "../knowledge-base/followed-knowledge-base.js";
 import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
@@ -16,11 +15,13 @@ import { openCliVectorStore } from "./pgvector-flags.js";
 import { MCP_TOKEN_ENV } from "./serve-command.js";
 import { stopRequested } from "./stop-signal.js";
 import { terminalText } from "./terminal-text.js";
-import { parseTokenFile, type TokenAudience } from "./token-file.js";
+import { parseTokenFile, tokenProblem, type TokenAudience } from "./token-file.js";
+import { openStdio } from "./serve-stdio.js";
 import type { AccessScope } from "../access/access-scope.js";
 import { packageVersion } from "./version.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+const WILDCARD = new Set(["0.0.0.0", "::", "0", "[::]"]);
 
 /**
  * The bearer tokens: each line of `--token-file` (with the groups it names), else the one in the
@@ -30,7 +31,10 @@ async function tokenAudiences(parsed: ParsedCommand): Promise<TokenAudience[]> {
   const file = stringValue(parsed, "token-file");
   if (file === undefined) {
     const token = (process.env[MCP_TOKEN_ENV] ?? "").trim();
-    return token.length === 0 ? [] : [{ token, scope: undefined }];
+    if (token.length === 0) return [];
+    const problem = tokenProblem(token);
+    if (problem !== null) throw usageError("serve", `${MCP_TOKEN_ENV}: ${problem}.`);
+    return [{ token, scope: undefined }];
   }
   let text: string;
   try {
@@ -68,6 +72,10 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
   if (http && tokens.length === 0 && !LOOPBACK.has(host)) {
     throw usageError("serve", `--host ${host} is reachable from other machines: set a bearer token in ${MCP_TOKEN_ENV} or --token-file first.`);
   }
+  const allowedHosts = parsed.lists["allowed-host"] ?? [];
+  if (http && WILDCARD.has(host) && allowedHosts.length === 0) {
+    throw usageError("serve", `--host ${host} listens on every address, but clients send the name they reached it by as Host: name it with --allowed-host (e.g. --allowed-host kb.internal), or bind that address with --host.`);
+  }
   const access = groupScope("serve", parsed.lists.group);
   const tracePath = values["no-trace"] === true ? null : stringValue(parsed, "trace");
   const store = await openCliVectorStore(values);
@@ -88,26 +96,25 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
     const audiences = tokens.map(({ token, scope }) => ({ token, handler: serve(scope ?? access).handler }));
     const { lookup, handler } = audiences.length > 0 ? [...served.values()][0] : serve(access);
     const inFlight = () => [...served.values()].reduce((sum, entry) => sum + entry.handler.inFlight, 0);
-    const stop = stopRequested(http ? undefined : new Promise<void>((resolve) => process.stdin.once("end", () => resolve())), "the client closed stdin");
+    const stdio = http ? null : openStdio(handler, log);
+    const stop = stopRequested(stdio?.ended);
     const corpus = stringValue(parsed, "corpus") ?? DEFAULT_CORPUS_DIR;
     const indexDir = String(values.index);
     const watching = values.watch === true ? watchCorpus({ corpus, out: indexDir, log, stop, update: () => indexOnce(corpus, indexDir, false, log, store.vectorStore) }).catch((error: unknown) => log(`lookup-knowledge: ${errorDetail(error)}`)) : Promise.resolve();
     let reason: string;
     if (http) {
-      const endpoint = await startMcpHttpEndpoint({ host, port, ...(audiences.length > 0 ? { audiences } : { handler }) });
+      const endpoint = await startMcpHttpEndpoint({ host, port, allowedHosts, ...(audiences.length > 0 ? { audiences } : { handler }) });
       const required = audiences.length === 0 ? "" : ` (bearer token required; ${audiences.length} ${audiences.length === 1 ? "token" : "tokens"}, ${served.size} ${served.size === 1 ? "scope" : "scopes"})`;
       log(`lookup-knowledge: serving ${lookup.name} over MCP (Streamable HTTP) at ${endpoint.url}${required}`);
       reason = await stop;
       log(`lookup-knowledge: ${reason}: stopping after ${inFlight()} call(s) in flight`);
       await endpoint.close();
-    } else {
-      const server = handler.createServer();
-      await server.connect(new StdioServerTransport());
+    } else if (stdio !== null) {
+      await stdio.connect();
       log(`lookup-knowledge: serving ${lookup.name} over MCP (stdio)`);
       reason = await stop;
       log(`lookup-knowledge: ${reason}: stopping after ${handler.inFlight} call(s) in flight`);
-      await handler.drain();
-      await server.close();
+      await stdio.close();
     }
     await watching;
     await Promise.all([...served.values()].map((entry) => entry.lookup.close()));

@@ -1,4 +1,4 @@
-/** Resolves with the signal's name on the first SIGINT or SIGTERM, or with `reason` when `also` resolves first. */
+/** Resolves with the signal's name on the first SIGINT or SIGTERM, or, when `also` resolves first, with the string it resolves to, else `reason`. */
 export function stopRequested(also?: Promise<unknown>, reason = "stopped"): Promise<string> {
   return new Promise((resolve) => {
     const done = (why: string) => {
@@ -10,6 +10,6 @@ export function stopRequested(also?: Promise<unknown>, reason = "stopped"): Prom
     const onTerm = () => done("SIGTERM");
     process.once("SIGINT", onInt);
     process.once("SIGTERM", onTerm);
-    void also?.then(() => done(reason));
+    void also?.then((why) => done(typeof why === "string" ? why : reason));
   });
 }

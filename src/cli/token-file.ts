@@ -12,6 +12,20 @@ export const MAX_TOKENS = 1000;
 /** Fewest characters of a token: anything shorter is guessable. */
 export const MIN_TOKEN_CHARS = 16;
 
+/** Most characters of a token. */
+export const MAX_TOKEN_CHARS = 4096;
+
+/** What makes `token` unusable as a bearer token (short, long, not printable ASCII), or null. */
+export function tokenProblem(token: string): string | null {
+  if (token.length < MIN_TOKEN_CHARS) return `a token needs at least ${MIN_TOKEN_CHARS} characters (e.g. \`openssl rand -hex 16\`)`;
+  if (token.length > MAX_TOKEN_CHARS) return `a token may have at most ${MAX_TOKEN_CHARS} characters`;
+  if (!/^[\x21-\x7e]+$/.test(token)) return "a token may hold printable ASCII characters only (no spaces or control characters)";
+  return null;
+}
+
+/** Control, format (bidi) and other invisible characters, refused in group names of a token file. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}]/u;
+
 /**
  * Parses a token file: one token per line, then, separated by spaces, the groups its callers
  * read as (none: the `--group` scope of the server); blank lines and lines starting with `#`
@@ -31,11 +45,13 @@ export function parseTokenFile(text: string, file: string): TokenAudience[] {
     const fields = lines[i].trim().split(/\s+/).filter((field) => field.length > 0);
     if (fields.length === 0 || fields[0].startsWith("#")) continue;
     const [token, ...groups] = fields;
-    if (token.length < MIN_TOKEN_CHARS) throw usageError("serve", `${where(i + 1)}: a token needs at least ${MIN_TOKEN_CHARS} characters (e.g. \`openssl rand -hex 16\`).`);
+    const problem = tokenProblem(token);
+    if (problem !== null) throw usageError("serve", `${where(i + 1)}: ${problem}.`);
     const earlier = seen.get(token);
     if (earlier !== undefined) throw usageError("serve", `${where(i + 1)} repeats the token of line ${earlier}; give each audience its own token.`);
     seen.set(token, i + 1);
     let scope: AccessScope | undefined;
+    if (groups.some((group) => INVISIBLE.test(group))) throw usageError("serve", `${where(i + 1)}: a group name holds a control or invisible character.`);
     if (groups.length > 0) {
       const checked = applyScope({ groups });
       if (typeof checked === "string") throw usageError("serve", `${where(i + 1)}: a group name needs 1 to ${MAX_GROUP_CHARS} characters.`);

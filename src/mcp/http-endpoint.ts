@@ -32,6 +32,15 @@ export interface McpHttpOptions {
   token?: string | null;
   /** Largest request body in bytes. @default 1 MiB */
   maxBodyBytes?: number;
+  /**
+   * Further names clients reach the server by (`kb.internal`, `kb.internal:8443`), accepted as the
+   * `Host` header besides the bound address; a name without a port gets the bound port. A server
+   * bound to a wildcard address (`0.0.0.0`, `::`) needs them: no client sends that as its Host.
+   * @default none
+   */
+  allowedHosts?: readonly string[];
+  /** Milliseconds `close()` waits, after the calls in flight have answered, for their responses to be written before cutting connections. @default 5000 */
+  closeGraceMs?: number;
 }
 
 /** A running Streamable HTTP endpoint. */
@@ -73,7 +82,7 @@ function refuse(res: ServerResponse, status: number, message: string, headers: R
  * accepted as `Host`.
  * @throws LookupKnowledgeError `INVALID_OPTION` when the address cannot be bound (in use, not local).
  */
-export async function startMcpHttpEndpoint({ handler, audiences, host = "127.0.0.1", port = 3333, token = null, maxBodyBytes = 1 << 20 }: McpHttpOptions): Promise<McpHttpEndpoint> {
+export async function startMcpHttpEndpoint({ handler, audiences, host = "127.0.0.1", port = 3333, token = null, maxBodyBytes = 1 << 20, allowedHosts: extraHosts = [], closeGraceMs = 5000 }: McpHttpOptions): Promise<McpHttpEndpoint> {
   if (audiences === undefined && handler === undefined) throw new LookupKnowledgeError("INVALID_OPTION", "startMcpHttpEndpoint needs a handler (createMcpToolHandler) or audiences.");
   const handlers = audiences?.map((audience) => audience.handler) ?? [handler as McpToolHandler];
   const route = (authorization: string | undefined): McpToolHandler | null => {
@@ -82,6 +91,8 @@ export async function startMcpHttpEndpoint({ handler, audiences, host = "127.0.0
   };
   let allowedHosts: string[] = [];
   let closing = false;
+  /** Responses not yet written to the end: a call that has answered is only done once its response is. */
+  const open = new Set<Promise<void>>();
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "").split("?")[0];
     if (path !== MCP_PATH) return refuse(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
@@ -99,6 +110,9 @@ export async function startMcpHttpEndpoint({ handler, audiences, host = "127.0.0
     await transport.handleRequest(req, res);
   };
   const http: Server = createServer((req, res) => {
+    const done = new Promise<void>((resolve) => res.once("close", () => resolve()));
+    open.add(done);
+    void done.then(() => open.delete(done));
     answer(req, res).catch(() => {
       if (!res.headersSent) refuse(res, 500, "internal error");
       else res.end();
@@ -110,7 +124,11 @@ export async function startMcpHttpEndpoint({ handler, audiences, host = "127.0.0
   });
   const bound = (http.address() as AddressInfo).port;
   const hostPart = host.includes(":") ? `[${host}]` : host;
-  allowedHosts = [`${hostPart}:${bound}`, ...(LOOPBACK.has(host) ? [`127.0.0.1:${bound}`, `localhost:${bound}`, `[::1]:${bound}`] : [])];
+  const named = extraHosts.flatMap((name) => {
+    const withPort = /:\d+$/.test(name) && !/^[^[]*:.*:/.test(name) ? name : `${name.includes(":") && !name.startsWith("[") ? `[${name}]` : name}:${bound}`;
+    return [withPort, withPort.toLowerCase()];
+  });
+  allowedHosts = [...new Set([`${hostPart}:${bound}`, ...(LOOPBACK.has(host) ? [`127.0.0.1:${bound}`, `localhost:${bound}`, `[::1]:${bound}`] : []), ...named])];
   return {
     url: `http://${hostPart}:${bound}${MCP_PATH}`,
     async close() {
@@ -118,6 +136,8 @@ export async function startMcpHttpEndpoint({ handler, audiences, host = "127.0.0
       const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeIdleConnections();
       await Promise.all(handlers.map((each) => each.drain()));
+      // The calls have answered; let their responses reach the wire (bounded: a stalled client cannot hold the exit).
+      await Promise.race([Promise.all([...open]), new Promise((resolve) => setTimeout(resolve, closeGraceMs).unref())]);
       http.closeAllConnections();
       await stopped;
     },

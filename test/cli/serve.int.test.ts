@@ -156,13 +156,24 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
     expect(served.stderr()).toContain("SIGTERM: stopping");
   });
 
-  it("refuses to listen beyond loopback without a token", async () => {
-    const child = spawn(process.execPath, ["--import", TSX_LOADER, CLI_ENTRY, "serve", "--http", "--host", "0.0.0.0", "--index", index], { cwd: CLI_REPO_ROOT, env: serveEnv() });
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    expect(code).toBe(2);
-    expect(stderr).toContain("LOOKUP_KNOWLEDGE_MCP_TOKEN");
+  it("refuses to listen beyond loopback without a token, with a short token, or on a wildcard address without --allowed-host", async () => {
+    const refusal = async (args: string[], env: Record<string, string> = {}) => {
+      const child = spawn(process.execPath, ["--import", TSX_LOADER, CLI_ENTRY, "serve", "--http", "--port", "0", "--index", index, ...args], { cwd: CLI_REPO_ROOT, env: serveEnv(env) });
+      let stderr = "";
+      child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      return { code, stderr };
+    };
+    const noToken = await refusal(["--host", "0.0.0.0"]);
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain("LOOKUP_KNOWLEDGE_MCP_TOKEN");
+    const short = await refusal(["--host", "0.0.0.0", "--allowed-host", "kb.internal"], { LOOKUP_KNOWLEDGE_MCP_TOKEN: "abc" });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain("at least 16 characters");
+    const wildcard = await refusal(["--host", "0.0.0.0"], { LOOKUP_KNOWLEDGE_MCP_TOKEN: "a-long-enough-token-0123" });
+    expect(wildcard.code).toBe(2);
+    expect(wildcard.stderr).toContain("--allowed-host");
+    expect(wildcard.stderr).not.toContain("a-long-enough-token-0123");
   });
 
   it("runs inside a LangGraph createAgent through @langchain/mcp-adapters", async () => {

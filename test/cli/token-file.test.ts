@@ -40,3 +40,16 @@ describe("parseTokenFile", () => {
     expect(message).not.toContain("ggg");
   });
 });
+
+describe("tokenProblem", () => {
+  it("refuses tokens with control characters or spaces, and accepts printable ones", async () => {
+    const { tokenProblem } = await import("../../src/cli/token-file.js");
+    expect(tokenProblem(`${A}\u0000PATH=/bin`)).toContain("printable ASCII");
+    expect(tokenProblem("x".repeat(5000))).toContain("at most");
+    expect(tokenProblem(A)).toBeNull();
+  });
+
+  it("refuses a group name with a control or bidi character in a token file", () => {
+    expect(refusal(`${A} sup\u202eport\n`)).toContain("line 1: a group name holds a control or invisible character");
+  });
+});
