@@ -15,6 +15,12 @@ export interface FollowOptions extends LoadOptions {
    * @default 1000
    */
   pollMs?: number;
+  /**
+   * Whether a file watcher on the folder also notices new generations (within milliseconds,
+   * where the file system supports it); false follows by polling alone.
+   * @default true
+   */
+  watch?: boolean;
   /** Called with one line when a new generation fails to load (the current one keeps serving). @default a no-op */
   onWarning?: (message: string) => void;
   /** Called after a swap to a new generation, with its name and the one it replaced. @default a no-op */
@@ -54,6 +60,7 @@ export class FollowedKnowledgeBase implements RetrievalSource {
       this.#timer = setInterval(() => void this.refresh(), pollMs);
       this.#timer.unref();
     }
+    if (options.watch === false) return;
     try {
       this.#watcher = watch(dir, { persistent: false }, () => void this.refresh());
       this.#watcher.on("error", () => this.#watcher?.close());

@@ -65,7 +65,8 @@ describe.skipIf(!url)("pgvector replicas (LOOKUP_KNOWLEDGE_PG_URL)", () => {
       const followerStore = await connectPgVectorStore({ connectionString: url!, tableName });
       try {
         await (await KnowledgeBase.build({ corpusDir, vectorStore: writerStore, onWarning: () => {} })).save(dir);
-        const follower = await followKnowledgeBase(dir, { pollMs: 50, vectorStore: followerStore });
+        // Polling alone, slowly: the follower stays on the previous commit for a while after each save, as a busy replica would.
+        const follower = await followKnowledgeBase(dir, { pollMs: 1500, watch: false, vectorStore: followerStore });
         const graph = createRetrievalGraph({ knowledgeBase: follower, tracePath: null });
         const results: Array<{ worker: number; result: LookupResult }> = [];
         const failures: unknown[] = [];
