@@ -182,6 +182,27 @@ describe("loadBeirDataset on hand-written folders", () => {
     await expect(loadBeirDataset(dir)).rejects.toThrow(/qrels\.tsv:1: expected the header row "query-id\\tcorpus-id\\tscore"/);
   });
 
+  it("never copies the first line of a file linked in place of the qrels into the error", async () => {
+    const secret = "API_KEY=s3cr3t-value\u0000HOME=/root\u0000" + "x".repeat(20_000);
+    await write({ "corpus.jsonl": CORPUS, "queries.jsonl": QUERIES, "qrels.tsv": `${secret}\n` });
+    const error = (await loadBeirDataset(dir).catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toContain("qrels.tsv:1: expected the header row");
+    expect(error.message).toContain("found a line of 1 field and 20032 characters");
+    expect(error.message).not.toContain("s3cr3t");
+    expect(error.message.length).toBeLessThan(400);
+  });
+
+  it("shows a bad score cut short, and one that is not text only described", async () => {
+    await write({ "corpus.jsonl": CORPUS, "queries.jsonl": QUERIES, "qrels.tsv": `${QRELS}q1\td2\t${"9".repeat(50)}x${"y".repeat(5000)}\n` });
+    const long = (await loadBeirDataset(dir).catch((caught: unknown) => caught)) as Error;
+    expect(long.message).toContain("(5051 characters) is not an integer");
+    expect(long.message.length).toBeLessThan(400);
+    await write({ "corpus.jsonl": CORPUS, "queries.jsonl": QUERIES, "qrels.tsv": `${QRELS}q1\td2\t1\u001b[2J\n` });
+    const control = (await loadBeirDataset(dir).catch((caught: unknown) => caught)) as Error;
+    expect(control.message).toContain("score a value of 5 characters that is not plain text");
+    expect(control.message).not.toContain("\u001b");
+  });
+
   it("rejects two different grades for the same judgement, naming both lines", async () => {
     await write({ "corpus.jsonl": CORPUS, "queries.jsonl": QUERIES, "qrels.tsv": `${QRELS}q1\td1\t2\n` });
     await expect(loadBeirDataset(dir)).rejects.toThrow(

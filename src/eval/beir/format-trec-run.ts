@@ -1,12 +1,13 @@
 import { LookupKnowledgeError } from "../../errors.js";
 import { sortRun } from "../metrics/rank-run.js";
 import type { Run } from "../metrics/types.js";
+import { shownValue } from "./shown-value.js";
 
 function assertToken(kind: string, value: string): void {
   if (value === "" || /\s/.test(value)) {
     throw new LookupKnowledgeError(
       "INVALID_OPTION",
-      `a TREC run ${kind} must be non-empty and contain no whitespace, got ${JSON.stringify(value)}.`,
+      `a TREC run ${kind} must be non-empty and contain no whitespace, got ${shownValue(value)}.`,
     );
   }
 }

@@ -1,4 +1,5 @@
 import { datasetError } from "./dataset-error.js";
+import { shownJson, shownValue } from "./shown-value.js";
 
 /** A JSONL record split into its id and the rest of its fields. */
 export interface JsonRecord {
@@ -35,12 +36,12 @@ export function parseJsonRecord(text: string, file: string, lineNumber: number):
     throw datasetError(
       file,
       lineNumber,
-      `"${key}" must be a non-empty string or a number, got ${JSON.stringify(raw)}.`,
+      `"${key}" must be a non-empty string or a number, got ${shownJson(raw)}.`,
     );
   }
   // Checked here, not when the run file is written after the whole evaluation.
   if (/\s/.test(id)) {
-    throw datasetError(file, lineNumber, `"${key}" ${JSON.stringify(id)} contains whitespace, which a TREC run file cannot hold; rename the id.`);
+    throw datasetError(file, lineNumber, `"${key}" ${shownValue(id)} contains whitespace, which a TREC run file cannot hold; rename the id.`);
   }
   delete fields[key];
   return { id, fields };
@@ -63,6 +64,6 @@ export function takeStringField(
   delete fields[name];
   if (typeof value === "string") return value;
   if (optional && (value === undefined || value === null)) return "";
-  const found = value === undefined ? "it is missing" : `got ${JSON.stringify(value)}`;
+  const found = value === undefined ? "it is missing" : `got ${shownJson(value)}`;
   throw datasetError(file, lineNumber, `"${name}" must be a string, but ${found}.`);
 }

@@ -1,6 +1,7 @@
 import type { Qrels } from "../metrics/types.js";
 import { datasetError } from "./dataset-error.js";
 import { readLines } from "./read-lines.js";
+import { shownValue } from "./shown-value.js";
 
 const HEADER = ["query-id", "corpus-id", "score"];
 const INTEGER = /^-?\d+$/;
@@ -36,7 +37,8 @@ export async function loadBeirQrels(file: string): Promise<Qrels> {
         throw datasetError(
           file,
           lineNumber,
-          `expected the header row "${HEADER.join("\\t")}", found ${JSON.stringify(line)}${tabHint}.`,
+          // The line itself is not shown: a file linked in place of the qrels would have its first line copied into the error.
+          `expected the header row "${HEADER.join("\\t")}" or a judgement, found a line of ${fields.length} ${fields.length === 1 ? "field" : "fields"} and ${line.length} characters${tabHint}.`,
         );
       }
     }
@@ -53,7 +55,7 @@ export async function loadBeirQrels(file: string): Promise<Qrels> {
       throw datasetError(file, lineNumber, "query-id and corpus-id must not be empty.");
     }
     if (!INTEGER.test(rawScore)) {
-      throw datasetError(file, lineNumber, `score ${JSON.stringify(rawScore)} is not an integer.`);
+      throw datasetError(file, lineNumber, `score ${shownValue(rawScore)} is not an integer.`);
     }
     const score = Number(rawScore);
 
@@ -67,7 +69,7 @@ export async function loadBeirQrels(file: string): Promise<Qrels> {
       throw datasetError(
         file,
         lineNumber,
-        `query "${queryId}" judges document "${docId}" ${score}, but line ` +
+        `query ${shownValue(queryId)} judges document ${shownValue(docId)} ${score}, but line ` +
           `${judgedOn.get(`${queryId}\t${docId}`)} judged it ${previous}.`,
       );
     }

@@ -1,5 +1,6 @@
 import { LookupKnowledgeError } from "../../errors.js";
 import type { Run } from "../metrics/types.js";
+import { shownValue } from "./shown-value.js";
 
 /**
  * Reads a TREC run (`qid Q0 docid rank score tag` per line, whitespace-separated). As in
@@ -31,7 +32,7 @@ export function parseTrecRun(text: string): Run {
     if (!Number.isFinite(score)) {
       throw new LookupKnowledgeError(
         "DATASET_INVALID",
-        `TREC run line ${lineNumber}: score ${JSON.stringify(rawScore)} is not a finite number.`,
+        `TREC run line ${lineNumber}: score ${shownValue(rawScore)} is not a finite number.`,
       );
     }
     let docs = run.get(queryId);
