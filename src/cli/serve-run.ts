@@ -100,18 +100,22 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
     const stop = stopRequested(stdio?.ended);
     const corpus = stringValue(parsed, "corpus") ?? DEFAULT_CORPUS_DIR;
     const indexDir = String(values.index);
-    const watching = values.watch === true ? watchCorpus({ corpus, out: indexDir, log, stop, update: () => indexOnce(corpus, indexDir, false, log, store.vectorStore) }).catch((error: unknown) => log(`lookup-knowledge: ${errorDetail(error)}`)) : Promise.resolve();
+    // Started once the transport is up: a server that cannot listen must not leave a watcher running.
+    const watch = () => (values.watch === true ? watchCorpus({ corpus, out: indexDir, log, stop, update: () => indexOnce(corpus, indexDir, false, log, store.vectorStore) }).catch((error: unknown) => log(`lookup-knowledge: ${errorDetail(error)}`)) : Promise.resolve());
+    let watching: Promise<void> = Promise.resolve();
     let reason: string;
     if (http) {
       const endpoint = await startMcpHttpEndpoint({ host, port, allowedHosts, ...(audiences.length > 0 ? { audiences } : { handler }) });
       const required = audiences.length === 0 ? "" : ` (bearer token required; ${audiences.length} ${audiences.length === 1 ? "token" : "tokens"}, ${served.size} ${served.size === 1 ? "scope" : "scopes"})`;
       log(`lookup-knowledge: serving ${lookup.name} over MCP (Streamable HTTP) at ${endpoint.url}${required}`);
+      watching = watch();
       reason = await stop;
       log(`lookup-knowledge: ${reason}: stopping after ${inFlight()} call(s) in flight`);
       await endpoint.close();
     } else if (stdio !== null) {
       await stdio.connect();
       log(`lookup-knowledge: serving ${lookup.name} over MCP (stdio)`);
+      watching = watch();
       reason = await stop;
       log(`lookup-knowledge: ${reason}: stopping after ${handler.inFlight} call(s) in flight`);
       await stdio.close();

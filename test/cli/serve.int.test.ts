@@ -176,6 +176,25 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
     expect(wildcard.stderr).not.toContain("a-long-enough-token-0123");
   });
 
+  it("exits 1 with one line, leaving no corpus watcher behind, when the port is taken", async () => {
+    const { createServer } = await import("node:net");
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", () => resolve()));
+    const port = String((taken.address() as { port: number }).port);
+    try {
+      const child = spawn(process.execPath, ["--import", TSX_LOADER, CLI_ENTRY, "serve", "--http", "--port", port, "--watch", "--index", index, "--no-trace"], { cwd: CLI_REPO_ROOT, env: serveEnv() });
+      let stderr = "";
+      child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect(code).toBe(1);
+      expect(stderr).toContain(`cannot listen on 127.0.0.1:${port}`);
+      expect(stderr).not.toContain("watching");
+      expect(stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      taken.close();
+    }
+  });
+
   it("runs inside a LangGraph createAgent through @langchain/mcp-adapters", async () => {
     const served = await serveHttp(["--index", index, "--no-trace"]);
     const mcp = new MultiServerMCPClient({ mcpServers: { knowledge: { transport: "http", url: served.url } }, useStandardContentBlocks: true });
