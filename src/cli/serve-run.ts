@@ -3,7 +3,7 @@ import { LookupKnowledgeError, errorDetail } from "../errors.js";
 import { followKnowledgeBase, type FollowedKnowledgeBase } from "../knowledge-base/followed-knowledge-base.js";
 import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
 import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
-import { startMcpHttpEndpoint } from "../mcp/http-endpoint.js";
+import { LOOPBACK_HOSTS, startMcpHttpEndpoint } from "../mcp/http-endpoint.js";
 import { createMcpToolHandler } from "../mcp/mcp-tool-server.js";
 import { createLookupKnowledgeTool } from "../tool/lookup-knowledge-tool.js";
 import { stringValue, usageError, type CliIO, type ParsedCommand } from "./command-spec.js";
@@ -20,7 +20,6 @@ import { openStdio } from "./serve-stdio.js";
 import type { AccessScope } from "../access/access-scope.js";
 import { packageVersion } from "./version.js";
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 const WILDCARD = new Set(["0.0.0.0", "::", "0", "[::]"]);
 
 /**
@@ -69,7 +68,7 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
   const http = values.http === true;
   const host = String(values.host);
   const tokens = http ? await tokenAudiences(parsed) : [];
-  if (http && tokens.length === 0 && !LOOPBACK.has(host)) {
+  if (http && tokens.length === 0 && !LOOPBACK_HOSTS.has(host)) {
     throw usageError("serve", `--host ${host} is reachable from other machines: set a bearer token in ${MCP_TOKEN_ENV} or --token-file first.`);
   }
   const allowedHosts = parsed.lists["allowed-host"] ?? [];

@@ -7,7 +7,8 @@ import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { makeFolders } from "../make-folders.js";
 import { LOCK_FILE } from "./index-layout.js";
 import { describeOwner, isStaleLock, parseLockFile, type LockOwner } from "./lock-file.js";
-import { processAlive, readLock, takeOver, tryCreate } from "./lock-file-io.js";
+import { readLock, takeOver, tryCreate } from "./lock-file-io.js";
+import { processAlive } from "./process-alive.js";
 
 /** Options of {@link acquireIndexLock}. */
 export interface IndexLockOptions {

@@ -3,16 +3,6 @@ import { randomBytes } from "node:crypto";
 import { link, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import { formatLockFile, type LockOwner } from "./lock-file.js";
 
-/** True unless no process of that number runs here (`process.kill(pid, 0)` fails with ESRCH). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
-  }
-}
-
 /** Creates the lock file with `wx`, filled and flushed; false when it exists already. */
 export async function tryCreate(path: string, owner: LockOwner): Promise<boolean> {
   let handle;

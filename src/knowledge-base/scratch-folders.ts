@@ -8,16 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { writeNewFile } from "./durable-fs.js";
-
-/** True unless no process has that number (a process of another user counts as running). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: unknown }).code === "EPERM";
-  }
-}
+import { processAlive } from "./process-alive.js";
 
 /**
  * Removes the folders `<prefix><pid>-*` in `parent` that this user owns and whose process is no
@@ -29,7 +20,7 @@ export async function sweepDeadScratch(prefix: string, parent = tmpdir(), onRemo
   let removed = 0;
   for (const name of await readdir(parent).catch(() => [] as string[])) {
     const pid = Number(pattern.exec(name)?.[1]);
-    if (!Number.isInteger(pid) || pid === process.pid || running(pid)) continue;
+    if (!Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
     const path = join(parent, name);
     const info = await stat(path).catch(() => null);
     if (info === null || !info.isDirectory() || (process.getuid !== undefined && info.uid !== process.getuid())) continue;

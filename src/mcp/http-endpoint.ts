@@ -51,7 +51,8 @@ export interface McpHttpEndpoint {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+/** Host names of the loopback interface: a server bound to one is reachable from this machine only. */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "localhost", "::1"]);
 
 /**
  * The handler of the audience whose token `header` carries, or null; every token is compared (in
@@ -128,7 +129,7 @@ export async function startMcpHttpEndpoint({ handler, audiences, host = "127.0.0
     const withPort = /:\d+$/.test(name) && !/^[^[]*:.*:/.test(name) ? name : `${name.includes(":") && !name.startsWith("[") ? `[${name}]` : name}:${bound}`;
     return [withPort, withPort.toLowerCase()];
   });
-  allowedHosts = [...new Set([`${hostPart}:${bound}`, ...(LOOPBACK.has(host) ? [`127.0.0.1:${bound}`, `localhost:${bound}`, `[::1]:${bound}`] : []), ...named])];
+  allowedHosts = [...new Set([`${hostPart}:${bound}`, ...(LOOPBACK_HOSTS.has(host) ? [`127.0.0.1:${bound}`, `localhost:${bound}`, `[::1]:${bound}`] : []), ...named])];
   return {
     url: `http://${hostPart}:${bound}${MCP_PATH}`,
     async close() {
