@@ -43,10 +43,22 @@ export const FILTER_PLAN_SIZES = [1_000, 2_000, 3_000, 4_000, 6_000, 8_000, 10_0
 export const FULL_SIZES = [1_000, 10_000, 100_000];
 
 /** Timed calls of a full run: >= 1,000 calls per system where its cost allows, 60 s per system at most otherwise (at least 20). */
-export const FULL_MEASURE: MeasureSettings = { warmupCalls: 50, warmupMs: 2_000, budgetMs: 60_000, minCalls: 20, maxCalls: 1_200 };
+export const FULL_MEASURE: MeasureSettings = {
+  warmupCalls: 50,
+  warmupMs: 2_000,
+  budgetMs: 60_000,
+  minCalls: 20,
+  maxCalls: 1_200,
+};
 
 /** Timed calls of `--quick`: a smoke run, not figures to quote. */
-export const QUICK_MEASURE: MeasureSettings = { warmupCalls: 5, warmupMs: 300, budgetMs: 600, minCalls: 5, maxCalls: 30 };
+export const QUICK_MEASURE: MeasureSettings = {
+  warmupCalls: 5,
+  warmupMs: 300,
+  budgetMs: 600,
+  minCalls: 5,
+  maxCalls: 30,
+};
 
 export const USAGE = `usage: npm run bench -- [--sizes 1000,10000,100000] [--quick] [--dataset DIR] [--out DIR]
        [--incremental-size 10000 | --no-incremental] [--budget-s 60] [--max-calls 1200]
@@ -69,7 +81,8 @@ export const USAGE = `usage: npm run bench -- [--sizes 1000,10000,100000] [--qui
 
 function positiveInteger(flag: string, text: string | undefined): number {
   const value = Number(text?.replace(/_/g, ""));
-  if (text === undefined || !Number.isInteger(value) || value < 1) throw new BenchError(`${flag} needs a whole number from 1, got ${text ?? "nothing"}. ${USAGE.split("\n")[0]}`);
+  if (text === undefined || !Number.isInteger(value) || value < 1)
+    throw new BenchError(`${flag} needs a whole number from 1, got ${text ?? "nothing"}. ${USAGE.split("\n")[0]}`);
   return value;
 }
 
@@ -95,7 +108,8 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
     const flag = argv[i];
     const value = () => {
       const next = argv[++i];
-      if (next === undefined || next.startsWith("--")) throw new BenchError(`${flag} needs a value. ${USAGE.split("\n")[0]}`);
+      if (next === undefined || next.startsWith("--"))
+        throw new BenchError(`${flag} needs a value. ${USAGE.split("\n")[0]}`);
       return next;
     };
     switch (flag) {
@@ -150,14 +164,21 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
         ].sort((a, b) => a - b);
         break;
       case "--reload-sizes":
-        reloadSizes = [...new Set(value().split(",").map((part) => positiveInteger(flag, part.trim())))].sort((a, b) => a - b);
+        reloadSizes = [
+          ...new Set(
+            value()
+              .split(",")
+              .map((part) => positiveInteger(flag, part.trim())),
+          ),
+        ].sort((a, b) => a - b);
         break;
       case "--no-reload":
         reloadSizes = [];
         break;
       case "--only": {
         const step = value();
-        if (step !== "filter" && step !== "reload") throw new BenchError(`--only takes filter or reload, got ${step}. ${USAGE.split("\n")[0]}`);
+        if (step !== "filter" && step !== "reload")
+          throw new BenchError(`--only takes filter or reload, got ${step}. ${USAGE.split("\n")[0]}`);
         only = step;
         break;
       }
@@ -166,11 +187,17 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
     }
   }
   const base = quick ? QUICK_MEASURE : FULL_MEASURE;
-  const measure = { ...base, ...(budgetS !== null ? { budgetMs: budgetS * 1000 } : {}), ...(maxCalls !== null ? { maxCalls } : {}) };
+  const measure = {
+    ...base,
+    ...(budgetS !== null ? { budgetMs: budgetS * 1000 } : {}),
+    ...(maxCalls !== null ? { maxCalls } : {}),
+  };
   const chosen = sizes ?? (quick ? [1_000] : FULL_SIZES);
-  if (only === "filter" && filterSize === null) throw new BenchError("--only filter and --no-filter leave nothing to run.");
+  if (only === "filter" && filterSize === null)
+    throw new BenchError("--only filter and --no-filter leave nothing to run.");
   const reloads = reloadSizes ?? (quick ? [] : RELOAD_SIZES);
-  if (only === "reload" && reloads.length === 0) throw new BenchError("--only reload and --no-reload leave nothing to run.");
+  if (only === "reload" && reloads.length === 0)
+    throw new BenchError("--only reload and --no-reload leave nothing to run.");
   return {
     mode: quick ? "quick" : "full",
     sizes: [...new Set(chosen)].sort((a, b) => a - b),

@@ -44,7 +44,8 @@ async function main(): Promise<number> {
     output = { ok: true, result: await runTask(spec, (value) => void (partial = value), log) };
   } catch (error) {
     output = { ok: false, error: errorText(error), ...(partial !== undefined ? { partial } : {}) };
-    if (!(error instanceof Error && error.name === "BenchError")) log(error instanceof Error && error.stack ? error.stack : String(error));
+    if (!(error instanceof Error && error.name === "BenchError"))
+      log(error instanceof Error && error.stack ? error.stack : String(error));
   }
   writeFileSync(resultFile, JSON.stringify(output));
   return output.ok ? 0 : 1;

@@ -31,15 +31,28 @@ function say(line: string): void {
 }
 
 /** Runs one child and files a failure when it does not finish. */
-async function step<T>(spec: TaskSpec, options: BenchOptions, resultDir: string, failures: Failure[]): Promise<T | null> {
+async function step<T>(
+  spec: TaskSpec,
+  options: BenchOptions,
+  resultDir: string,
+  failures: Failure[],
+): Promise<T | null> {
   say(`${spec.task} at ${spec.size.toLocaleString("en-US")} chunks...`);
-  const outcome: ChildOutcome<T> = await runChild<T>(spec, { resultDir, timeoutMs: childTimeoutMs(options, spec.size) });
+  const outcome: ChildOutcome<T> = await runChild<T>(spec, {
+    resultDir,
+    timeoutMs: childTimeoutMs(options, spec.size),
+  });
   if (outcome.ok) {
     say(`${spec.task} at ${spec.size.toLocaleString("en-US")} done in ${(outcome.wallMs / 1000).toFixed(1)} s`);
     return outcome.result;
   }
   say(`FAILED: ${outcome.error}`);
-  failures.push({ step: spec.task, size: spec.size, message: outcome.error, ...(outcome.partial !== undefined ? { partial: outcome.partial } : {}) });
+  failures.push({
+    step: spec.task,
+    size: spec.size,
+    message: outcome.error,
+    ...(outcome.partial !== undefined ? { partial: outcome.partial } : {}),
+  });
   return null;
 }
 
@@ -47,11 +60,20 @@ function notesFor(sizes: SizeReport[]): string[] {
   const notes = new Set<string>();
   for (const size of sizes) {
     const nodes = size.query?.graphNodes;
-    if (nodes) notes.add(`floor: an empty StateGraph of ${nodes.length} no-op nodes in a chain, the node count of our retrieval graph (${nodes.join(", ")}); a lookup runs ${nodes.length - 1} of them (collect_evidence or l0_fallback), so the floor runs one step more than the tool.`);
+    if (nodes)
+      notes.add(
+        `floor: an empty StateGraph of ${nodes.length} no-op nodes in a chain, the node count of our retrieval graph (${nodes.join(", ")}); a lookup runs ${nodes.length - 1} of them (collect_evidence or l0_fallback), so the floor runs one step more than the tool.`,
+      );
   }
-  notes.add("raw engines are built by the bench over the same chunks: FlexSearch Document (title + text, tokenize strict, limit 10) and hnswlib (cosine, our index's M / efConstruction / seed, efSearch 100, k 10) over the same LSA vectors, the query vector computed beforehand.");
-  notes.add("LangChain: EnsembleRetriever (default weights) over BM25Retriever (k 10) and HNSWLib (its own defaults, k 10) with our LSA embeddings and the same document vectors.");
-  notes.add("per-system calls: as many as the time budget allows at the warm-up cost, between the minimum and maximum calls; a system with fewer calls than queries is timed on the first queries only.");
+  notes.add(
+    "raw engines are built by the bench over the same chunks: FlexSearch Document (title + text, tokenize strict, limit 10) and hnswlib (cosine, our index's M / efConstruction / seed, efSearch 100, k 10) over the same LSA vectors, the query vector computed beforehand.",
+  );
+  notes.add(
+    "LangChain: EnsembleRetriever (default weights) over BM25Retriever (k 10) and HNSWLib (its own defaults, k 10) with our LSA embeddings and the same document vectors.",
+  );
+  notes.add(
+    "per-system calls: as many as the time budget allows at the warm-up cost, between the minimum and maximum calls; a system with fewer calls than queries is timed on the first queries only.",
+  );
   return [...notes];
 }
 
@@ -99,8 +121,22 @@ async function main(): Promise<number> {
       const indexDir = join(sizeDir, "index");
       const common = { size, dataset: options.dataset };
       const build = await step<BuildResult>({ task: "build", ...common, indexDir }, options, resultDir, failures);
-      const load = build ? await step<LoadResult>({ task: "load", ...common, indexDir, workDir: sizeDir, serveQueries: options.serveQueries }, options, resultDir, failures) : null;
-      const query = build ? await step<QueryResult>({ task: "query", ...common, indexDir, workDir: sizeDir, measure: options.measure }, options, resultDir, failures) : null;
+      const load = build
+        ? await step<LoadResult>(
+            { task: "load", ...common, indexDir, workDir: sizeDir, serveQueries: options.serveQueries },
+            options,
+            resultDir,
+            failures,
+          )
+        : null;
+      const query = build
+        ? await step<QueryResult>(
+            { task: "query", ...common, indexDir, workDir: sizeDir, measure: options.measure },
+            options,
+            resultDir,
+            failures,
+          )
+        : null;
       const ratios = query ? computeRatios(Object.fromEntries(query.systems.map((s) => [s.id, s.latency]))) : null;
       sizes.push({ size, build, load, query, ratios });
       // The index of a finished size is not needed again; 100k indexes are hundreds of MB.
@@ -110,22 +146,46 @@ async function main(): Promise<number> {
       const size = options.incrementalSize;
       const workDir = join(work, `incremental-${size}`);
       await mkdir(workDir, { recursive: true });
-      incremental = await step<IncrementalResult>({ task: "incremental", size, dataset: options.dataset, workDir, sectionsPerFile: options.sectionsPerFile }, options, resultDir, failures);
-      incremental ??= (failures.find((f) => f.step === "incremental")?.partial as Partial<IncrementalResult> | undefined) ?? null;
+      incremental = await step<IncrementalResult>(
+        { task: "incremental", size, dataset: options.dataset, workDir, sectionsPerFile: options.sectionsPerFile },
+        options,
+        resultDir,
+        failures,
+      );
+      incremental ??=
+        (failures.find((f) => f.step === "incremental")?.partial as Partial<IncrementalResult> | undefined) ?? null;
     }
     if (options.filterSize !== null && options.only !== "reload") {
       const size = options.filterSize;
       const workDir = join(work, `filter-${size}`);
       await mkdir(workDir, { recursive: true });
-      filter = await step<FilterResult>({ task: "filter", size, dataset: options.dataset, workDir, measure: options.measure, planSizes: options.filterPlanSizes }, options, resultDir, failures);
+      filter = await step<FilterResult>(
+        {
+          task: "filter",
+          size,
+          dataset: options.dataset,
+          workDir,
+          measure: options.measure,
+          planSizes: options.filterPlanSizes,
+        },
+        options,
+        resultDir,
+        failures,
+      );
       filter ??= (failures.find((f) => f.step === "filter")?.partial as Partial<FilterResult> | undefined) ?? null;
       if (!options.keepTemp) await rm(workDir, { recursive: true, force: true });
     }
     for (const size of options.only === null || options.only === "reload" ? options.reloadSizes : []) {
       const workDir = join(work, `reload-${size}`);
       await mkdir(workDir, { recursive: true });
-      const reload = await step<ReloadResult>({ task: "reload", size, dataset: options.dataset, indexDir: join(workDir, "index") }, options, resultDir, failures);
-      const partial = reload ?? (failures.find((f) => f.step === "reload")?.partial as Partial<ReloadResult> | undefined);
+      const reload = await step<ReloadResult>(
+        { task: "reload", size, dataset: options.dataset, indexDir: join(workDir, "index") },
+        options,
+        resultDir,
+        failures,
+      );
+      const partial =
+        reload ?? (failures.find((f) => f.step === "reload")?.partial as Partial<ReloadResult> | undefined);
       if (partial) reloads.push(partial);
       if (!options.keepTemp) await rm(workDir, { recursive: true, force: true });
     }
@@ -163,15 +223,39 @@ async function main(): Promise<number> {
   // The committed figures of the filtered lookups: a full run's only (a --quick run is a smoke test).
   if (filter !== null && options.mode === "full") {
     const filterFile = join(options.outDir, "filtered-lookups.json");
-    const { schema: _schema, sizes: _sizes, incremental: _incremental, goals: _goals, filter: _filter, reloads: _reloads, notes: _notes, ...run } = report;
-    await writeFile(filterFile, `${JSON.stringify({ schema: "lookup-knowledge-bench-filter/1", ...run, filter }, null, 2)}\n`);
+    const {
+      schema: _schema,
+      sizes: _sizes,
+      incremental: _incremental,
+      goals: _goals,
+      filter: _filter,
+      reloads: _reloads,
+      notes: _notes,
+      ...run
+    } = report;
+    await writeFile(
+      filterFile,
+      `${JSON.stringify({ schema: "lookup-knowledge-bench-filter/1", ...run, filter }, null, 2)}\n`,
+    );
     written.push(filterFile);
   }
   // The committed figures of the reloads, likewise.
   if (reloads.length > 0 && options.mode === "full") {
     const reloadFile = join(options.outDir, "reloads.json");
-    const { schema: _schema, sizes: _sizes, incremental: _incremental, goals: _goals, filter: _filter, reloads: _reloads, notes: _notes, ...run } = report;
-    await writeFile(reloadFile, `${JSON.stringify({ schema: "lookup-knowledge-bench-reload/1", ...run, reloads }, null, 2)}\n`);
+    const {
+      schema: _schema,
+      sizes: _sizes,
+      incremental: _incremental,
+      goals: _goals,
+      filter: _filter,
+      reloads: _reloads,
+      notes: _notes,
+      ...run
+    } = report;
+    await writeFile(
+      reloadFile,
+      `${JSON.stringify({ schema: "lookup-knowledge-bench-reload/1", ...run, reloads }, null, 2)}\n`,
+    );
     written.push(reloadFile);
   }
   process.stdout.write(`${formatReport(report)}\n\nwrote ${written.join(", ")}\n`);

@@ -16,7 +16,8 @@ function tsxLoader(): string {
 }
 
 /** How one child ended: its result, or why there is none (and what it measured before). */
-export type ChildOutcome<T> = { ok: true; result: T; wallMs: number } | { ok: false; error: string; partial?: unknown; wallMs: number };
+export type ChildOutcome<T> =
+  { ok: true; result: T; wallMs: number } | { ok: false; error: string; partial?: unknown; wallMs: number };
 
 /** Options of {@link runChild}. */
 export interface RunChildOptions {
@@ -35,7 +36,10 @@ export interface RunChildOptions {
 
 /** The last error line the child printed ("SyntaxError: ..."), else its last non-blank lines. */
 export function crashSummary(output: string): string {
-  const lines = output.split("\n").map((line) => line.trim()).filter((line) => line.length > 0 && !line.startsWith("at ") && !line.startsWith("Node.js v"));
+  const lines = output
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0 && !line.startsWith("at ") && !line.startsWith("Node.js v"));
   const errorLine = [...lines].reverse().find((line) => /^(\w+Error|Error)\b.*:/.test(line) || /^\w+Error$/.test(line));
   return errorLine ?? (lines.slice(-3).join(" | ") || "none");
 }
@@ -46,12 +50,19 @@ export function crashSummary(output: string): string {
  * timeout or a missing result becomes `{ ok: false, error }` naming the task, the size and the
  * last lines the child printed.
  */
-export async function runChild<T>(spec: TaskSpec | { task: string; size: number }, options: RunChildOptions): Promise<ChildOutcome<T>> {
+export async function runChild<T>(
+  spec: TaskSpec | { task: string; size: number },
+  options: RunChildOptions,
+): Promise<ChildOutcome<T>> {
   const resultFile = join(options.resultDir, `${spec.task}-${spec.size}-${process.hrtime.bigint()}.json`);
   const onOutput = options.onOutput ?? ((chunk: string) => void process.stderr.write(chunk));
   const name = `${spec.task} child at ${spec.size}`;
   const start = performance.now();
-  const child = spawn(process.execPath, ["--expose-gc", "--import", tsxLoader(), options.script ?? CHILD_SCRIPT, JSON.stringify(spec), resultFile], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    ["--expose-gc", "--import", tsxLoader(), options.script ?? CHILD_SCRIPT, JSON.stringify(spec), resultFile],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   let tail = "";
   const take = (data: Buffer) => {
     const text = data.toString("utf8");
@@ -65,14 +76,23 @@ export async function runChild<T>(spec: TaskSpec | { task: string; size: number 
     timedOut = true;
     child.kill("SIGKILL");
   }, options.timeoutMs);
-  const { code, signal, spawnError } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; spawnError?: Error }>((resolve) => {
+  const { code, signal, spawnError } = await new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    spawnError?: Error;
+  }>((resolve) => {
     child.once("error", (error) => resolve({ code: null, signal: null, spawnError: error }));
     child.once("close", (code, signal) => resolve({ code, signal }));
   });
   clearTimeout(timer);
   const wallMs = performance.now() - start;
   if (spawnError) return { ok: false, error: `${name} could not start: ${spawnError.message}`, wallMs };
-  if (timedOut) return { ok: false, error: `${name} timed out after ${Math.round(options.timeoutMs / 1000)} s and was killed`, wallMs };
+  if (timedOut)
+    return {
+      ok: false,
+      error: `${name} timed out after ${Math.round(options.timeoutMs / 1000)} s and was killed`,
+      wallMs,
+    };
   let output: ChildOutput<T>;
   try {
     output = JSON.parse(await readFile(resultFile, "utf8")) as ChildOutput<T>;
@@ -80,6 +100,12 @@ export async function runChild<T>(spec: TaskSpec | { task: string; size: number 
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     return { ok: false, error: `${name} ${how} without a result (${crashSummary(tail)})`, wallMs };
   }
-  if (!output.ok) return { ok: false, error: `${name} failed: ${output.error}`, ...(output.partial !== undefined ? { partial: output.partial } : {}), wallMs };
+  if (!output.ok)
+    return {
+      ok: false,
+      error: `${name} failed: ${output.error}`,
+      ...(output.partial !== undefined ? { partial: output.partial } : {}),
+      wallMs,
+    };
   return { ok: true, result: output.result, wallMs };
 }

@@ -20,7 +20,14 @@ import { runChild } from "./spawn-child.js";
 import { startPgServerProcess } from "./vector-store/pg-server-process.js";
 import { parseSizingArgs, USAGE, type SizingOptions } from "./vector-store/sizing-options.js";
 import { formatSizingReport, shortSummary, type SizeRun, type SizingReport } from "./vector-store/sizing-report.js";
-import type { BuildVariantResult, LoadVariantResult, PgTarget, QueryVariantsResult, SizingSpec, Variant } from "./vector-store/sizing-spec.js";
+import type {
+  BuildVariantResult,
+  LoadVariantResult,
+  PgTarget,
+  QueryVariantsResult,
+  SizingSpec,
+  Variant,
+} from "./vector-store/sizing-spec.js";
 
 const CHILD = fileURLToPath(new URL("./vector-store/sizing-child.ts", import.meta.url));
 
@@ -33,7 +40,9 @@ function uptimeLine(): string {
   try {
     return execFileSync("uptime", { encoding: "utf8" }).trim();
   } catch {
-    return `load average: ${loadavg().map((v) => v.toFixed(2)).join(", ")}`;
+    return `load average: ${loadavg()
+      .map((v) => v.toFixed(2))
+      .join(", ")}`;
   }
 }
 
@@ -44,8 +53,16 @@ function uptimeLine(): string {
 async function srcDigest(): Promise<string> {
   const hash = createHash("sha256");
   const entries = await readdir(join(REPO_ROOT, "src"), { recursive: true, withFileTypes: true });
-  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath ?? entry.path, entry.name)).sort();
-  for (const file of files) hash.update(file).update("\0").update(await readFile(file)).update("\0");
+  const files = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath ?? entry.path, entry.name))
+    .sort();
+  for (const file of files)
+    hash
+      .update(file)
+      .update("\0")
+      .update(await readFile(file))
+      .update("\0");
   return hash.digest("hex").slice(0, 16);
 }
 
@@ -74,7 +91,11 @@ async function step<T>(spec: SizingSpec, run: SizeRun, options: SizingOptions, r
     return outcome.result;
   }
   say(`FAILED: ${outcome.error}`);
-  run.failures.push({ step: name, message: outcome.error, ...(outcome.partial !== undefined ? { partial: outcome.partial } : {}) });
+  run.failures.push({
+    step: name,
+    message: outcome.error,
+    ...(outcome.partial !== undefined ? { partial: outcome.partial } : {}),
+  });
   return null;
 }
 
@@ -102,12 +123,36 @@ async function measureSize(size: number, options: SizingOptions, workDir: string
   await mkdir(resultDir, { recursive: true });
   try {
     for (const variant of ["hnsw", "store"] as const) {
-      run.build[variant] = await step<BuildVariantResult>({ task: "build", variant, size, dataset: options.dataset, indexDir: dirs[variant], pg: variant === "store" ? pg : null }, run, options, resultDir);
+      run.build[variant] = await step<BuildVariantResult>(
+        {
+          task: "build",
+          variant,
+          size,
+          dataset: options.dataset,
+          indexDir: dirs[variant],
+          pg: variant === "store" ? pg : null,
+        },
+        run,
+        options,
+        resultDir,
+      );
     }
     run.server.afterBuild = await server.memory();
     if (run.build.hnsw && run.build.store) {
       run.query = await step<QueryVariantsResult>(
-        { task: "query", size, dataset: options.dataset, hnswDir: dirs.hnsw, storeDir: dirs.store, pg, queries: options.queries, repeats: options.repeats, warmup: options.warmup, indexNotes: first, maintenanceWorkMem: options.maintenanceWorkMem },
+        {
+          task: "query",
+          size,
+          dataset: options.dataset,
+          hnswDir: dirs.hnsw,
+          storeDir: dirs.store,
+          pg,
+          queries: options.queries,
+          repeats: options.repeats,
+          warmup: options.warmup,
+          indexNotes: first,
+          maintenanceWorkMem: options.maintenanceWorkMem,
+        },
         run,
         options,
         resultDir,
@@ -115,10 +160,25 @@ async function measureSize(size: number, options: SizingOptions, workDir: string
       for (let repeat = 0; repeat < options.loadRepeats; repeat++) {
         const order: Variant[] = repeat % 2 === 0 ? ["hnsw", "store"] : ["store", "hnsw"];
         for (const variant of order) {
-          const result = await step<LoadVariantResult>({ task: "load", variant, size, dataset: options.dataset, indexDir: dirs[variant], pg: variant === "store" ? pg : null, serveQueries: options.serveQueries }, run, options, resultDir);
+          const result = await step<LoadVariantResult>(
+            {
+              task: "load",
+              variant,
+              size,
+              dataset: options.dataset,
+              indexDir: dirs[variant],
+              pg: variant === "store" ? pg : null,
+              serveQueries: options.serveQueries,
+            },
+            run,
+            options,
+            resultDir,
+          );
           if (result) {
             run.loads[variant].push(result);
-            say(`  ${variant}: load ${(result.loadMs / 1000).toFixed(2)} s, rss ${(result.afterLoad.rss / 2 ** 20).toFixed(0)} MiB, serve ${shortSummary(result.serve)}`);
+            say(
+              `  ${variant}: load ${(result.loadMs / 1000).toFixed(2)} s, rss ${(result.afterLoad.rss / 2 ** 20).toFixed(0)} MiB, serve ${shortSummary(result.serve)}`,
+            );
           }
         }
       }
@@ -135,7 +195,8 @@ async function measureSize(size: number, options: SizingOptions, workDir: string
   run.overBudget = run.wallMs > options.sizeBudgetMin * 60_000;
   run.uptimeEnd = uptimeLine();
   run.srcDigestEnd = await srcDigest();
-  if (run.srcDigestEnd !== run.srcDigestStart) say(`WARNING: src/ changed while N ${size} ran; its figures mix library versions`);
+  if (run.srcDigestEnd !== run.srcDigestStart)
+    say(`WARNING: src/ changed while N ${size} ran; its figures mix library versions`);
   return run;
 }
 
@@ -172,7 +233,17 @@ async function main(): Promise<number> {
   const write = async () => {
     machine.loadavgEnd = loadavg();
     const all = [...kept, ...sizes].sort((a, b) => a.size - b.size);
-    const report: SizingReport = { startedAt, finishedAt: new Date().toISOString(), machine, uptimeStart, uptimeEnd: uptimeLine(), options, sizes: all, skipped, notes: NOTES };
+    const report: SizingReport = {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      machine,
+      uptimeStart,
+      uptimeEnd: uptimeLine(),
+      options,
+      sizes: all,
+      skipped,
+      notes: NOTES,
+    };
     await mkdir(dirname(options.out), { recursive: true });
     await writeFile(options.out, `${JSON.stringify(report, null, 2)}\n`);
     return report;
@@ -181,7 +252,10 @@ async function main(): Promise<number> {
     let overBudgetAt: number | null = null;
     for (const [i, size] of [...options.sizes].sort((a, b) => a - b).entries()) {
       if (overBudgetAt !== null) {
-        skipped.push({ size, reason: `N ${overBudgetAt.toLocaleString("en-US")} already took longer than the ${options.sizeBudgetMin}-minute size budget` });
+        skipped.push({
+          size,
+          reason: `N ${overBudgetAt.toLocaleString("en-US")} already took longer than the ${options.sizeBudgetMin}-minute size budget`,
+        });
         continue;
       }
       const run = await measureSize(size, options, workDir, i === 0);

@@ -30,7 +30,9 @@ function createOfflineModel() {
       const toolMessage = messages.findLast((message) => ToolMessage.isInstance(message));
       const result = toolMessage?.artifact as LookupResult | undefined;
       if (!result?.primary) return new AIMessage("The knowledge base has no information on this.");
-      return new AIMessage(`According to ${result.primary.source} (relevance ${result.relevance.level}):\n${result.primary.content.trim()}`);
+      return new AIMessage(
+        `According to ${result.primary.source} (relevance ${result.relevance.level}):\n${result.primary.content.trim()}`,
+      );
     });
 }
 
@@ -56,22 +58,28 @@ async function main(): Promise<void> {
   const tempDir = await mkdtemp(join(tmpdir(), "lookup-knowledge-agent-"));
   const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: join(tempDir, "tool_invocation.jsonl") });
   try {
-    console.log(`model: ${online ? OPENAI_MODEL : "offline fake model (set OPENAI_API_KEY for a real one)"}; ${kb.chunks.length} chunks in ${kb.domains.length} domains`);
+    console.log(
+      `model: ${online ? OPENAI_MODEL : "offline fake model (set OPENAI_API_KEY for a real one)"}; ${kb.chunks.length} chunks in ${kb.domains.length} domains`,
+    );
 
     const agent = createAgent({
       model,
       tools: [lookup],
-      systemPrompt: "Answer from the knowledge base: call lookup_knowledge, then answer from its evidence and cite the source.",
+      systemPrompt:
+        "Answer from the knowledge base: call lookup_knowledge, then answer from its evidence and cite the source.",
     });
     const { messages } = await agent.invoke({ messages: [new HumanMessage(QUESTION)] });
 
     for (const message of messages) {
       if (AIMessage.isInstance(message)) {
-        for (const call of message.tool_calls ?? []) console.log(`tool call: ${call.name}(${JSON.stringify(call.args)})`);
+        for (const call of message.tool_calls ?? [])
+          console.log(`tool call: ${call.name}(${JSON.stringify(call.args)})`);
       } else if (ToolMessage.isInstance(message)) {
         // The artifact is the structured LookupResult; the content is what the model read.
         const result = message.artifact as LookupResult;
-        console.log(`evidence: layer ${result.retrievalLayer}, L1 ${result.l1Status}, relevance ${result.relevance.level}`);
+        console.log(
+          `evidence: layer ${result.retrievalLayer}, L1 ${result.l1Status}, relevance ${result.relevance.level}`,
+        );
         for (const block of result.evidence) console.log(`  ${block.source} (${block.retrievalLayer})`);
       }
     }

@@ -78,17 +78,23 @@ async function main(): Promise<void> {
 
     // Calibration ran at build time, on pseudo-queries, for this corpus and these embeddings.
     const { calibration } = kb;
-    console.log(`calibration: ${calibration.source}, l0Weight ${calibration.l0Weight.toFixed(2)}${calibration.note ? ` (${calibration.note})` : ""}`);
+    console.log(
+      `calibration: ${calibration.source}, l0Weight ${calibration.l0Weight.toFixed(2)}${calibration.note ? ` (${calibration.note})` : ""}`,
+    );
 
     // A LangChain BaseRetriever: usable in chains, EnsembleRetriever, createRetrieverTool...
     const retriever = kb.asRetriever({ limit: 3, tracePath: null });
     try {
       const docs = await retriever.invoke(QUESTION);
       // Every Document carries its block's fields and its lookup's (relevance, layers, invocationId).
-      console.log(`retriever "${retriever.name}": "${QUESTION}" -> ${docs.length} documents, relevance ${docs[0]?.metadata.relevance ?? "none"}`);
+      console.log(
+        `retriever "${retriever.name}": "${QUESTION}" -> ${docs.length} documents, relevance ${docs[0]?.metadata.relevance ?? "none"}`,
+      );
       for (const { metadata } of docs) {
         const coverage = metadata.termCoverage === null ? "-" : `${Math.round(metadata.termCoverage * 100)}%`;
-        console.log(`  #${metadata.rank} ${metadata.source} [${metadata.layer}] similarity ${metadata.similarity?.toFixed(2) ?? "-"}, query terms ${coverage}, section "${metadata.breadcrumb.join(" > ")}"`);
+        console.log(
+          `  #${metadata.rank} ${metadata.source} [${metadata.layer}] similarity ${metadata.similarity?.toFixed(2) ?? "-"}, query terms ${coverage}, section "${metadata.breadcrumb.join(" > ")}"`,
+        );
       }
     } finally {
       await retriever.close();

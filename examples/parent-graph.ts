@@ -76,7 +76,10 @@ async function main(): Promise<void> {
       console.log(`question: ${question}`);
       console.log(`  relevance ${state.relevance} -> ${state.route}`);
       console.log(`  sources: ${state.sources.length > 0 ? state.sources.join(", ") : "(none)"}`);
-      if (state.answerContext) console.log(`  answerContext: ${state.answerContext.length} characters, starting "${state.answerContext.split("\n")[1]?.slice(0, 80)}"`);
+      if (state.answerContext)
+        console.log(
+          `  answerContext: ${state.answerContext.length} characters, starting "${state.answerContext.split("\n")[1]?.slice(0, 80)}"`,
+        );
     }
   } finally {
     await retrieval.close();

@@ -16,7 +16,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 // An app imports these from "lookup-knowledge".
-import { connectPgVectorStore, createLookupKnowledgeTool, KnowledgeBase, type LookupResult, type VectorStoreL1Option } from "../src/index.js";
+import {
+  connectPgVectorStore,
+  createLookupKnowledgeTool,
+  KnowledgeBase,
+  type LookupResult,
+  type VectorStoreL1Option,
+} from "../src/index.js";
 
 const CORPUS_DIR = fileURLToPath(new URL("../corpus", import.meta.url));
 const TABLE = "lookup_knowledge_example";
@@ -35,7 +41,9 @@ async function freePort(): Promise<number> {
     probe.once("error", reject);
     probe.listen(0, "127.0.0.1", () => {
       const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no free port"))));
+      probe.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no free port")),
+      );
     });
   });
 }
@@ -45,7 +53,11 @@ async function startPostgres(): Promise<Postgres> {
   const url = process.env.DATABASE_URL;
   if (url) return { url, label: "DATABASE_URL", stop: async () => {} };
   // Imported only here, so that with DATABASE_URL the PGlite packages need not be installed.
-  const [{ PGlite }, { vector }, { PGLiteSocketServer }] = await Promise.all([import("@electric-sql/pglite"), import("@electric-sql/pglite-pgvector"), import("@electric-sql/pglite-socket")]);
+  const [{ PGlite }, { vector }, { PGLiteSocketServer }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite-pgvector"),
+    import("@electric-sql/pglite-socket"),
+  ]);
   const db = await PGlite.create({ extensions: { vector } });
   const port = await freePort();
   const server = new PGLiteSocketServer({ db, port, host: "127.0.0.1", maxConnections: 16 });
@@ -96,19 +108,31 @@ async function run(tempDir: string, vectorStore: VectorStoreL1Option, label: str
   const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: null });
   try {
     // Invoked with a tool call, the tool returns a ToolMessage whose artifact is the LookupResult.
-    const message = await lookup.invoke({ type: "tool_call", id: "call_1", name: lookup.name, args: { query: "Who can approve a $6,000 refund?" } });
+    const message = await lookup.invoke({
+      type: "tool_call",
+      id: "call_1",
+      name: lookup.name,
+      args: { query: "Who can approve a $6,000 refund?" },
+    });
     const result = message.artifact as LookupResult;
-    console.log(`lookup: l1Status ${result.l1Status}, layer ${result.retrievalLayer}, relevance ${result.relevance.level}`);
+    console.log(
+      `lookup: l1Status ${result.l1Status}, layer ${result.retrievalLayer}, relevance ${result.relevance.level}`,
+    );
     console.log(`  sources: ${result.evidence.map((block) => block.source).join(", ")}`);
   } finally {
     await lookup.close();
   }
 
   // Edit one file and update: unchanged chunks keep their rows; only the new section is written.
-  await appendFile(join(corpusDir, "billing/refunds-and-credit-notes.md"), "\n## Refunds in Gift Cards\n\nRefunds to gift cards are never allowed; refund the original payment method.\n");
+  await appendFile(
+    join(corpusDir, "billing/refunds-and-credit-notes.md"),
+    "\n## Refunds in Gift Cards\n\nRefunds to gift cards are never allowed; refund the original payment method.\n",
+  );
   const { knowledgeBase: updated, changes } = await kb.update({ corpusDir });
   await updated.save(indexDir);
-  console.log(`update: changed ${changes.changedFiles.join(", ")}; chunks +${changes.chunksAdded} -${changes.chunksRemoved}; storeRows ${JSON.stringify(changes.storeRows)}`);
+  console.log(
+    `update: changed ${changes.changedFiles.join(", ")}; chunks +${changes.chunksAdded} -${changes.chunksRemoved}; storeRows ${JSON.stringify(changes.storeRows)}`,
+  );
 }
 
 main().catch((error: unknown) => {

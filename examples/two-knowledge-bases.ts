@@ -13,7 +13,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 // An app imports these from "lookup-knowledge".
-import { createLookupKnowledgeTool, KnowledgeBase, readTraceFile, type LookupResult, type ToolInvocationRecord } from "../src/index.js";
+import {
+  createLookupKnowledgeTool,
+  KnowledgeBase,
+  readTraceFile,
+  type LookupResult,
+  type ToolInvocationRecord,
+} from "../src/index.js";
 
 const CORPUS_DIR = fileURLToPath(new URL("../corpus", import.meta.url));
 
@@ -34,40 +40,59 @@ async function main(): Promise<void> {
 
 async function run(tempDir: string): Promise<void> {
   const tracePath = join(tempDir, "tool_invocation.jsonl");
-  const [billing, deployment] = await Promise.all([buildFromCorpusFolder(join(tempDir, "billing-kb"), "billing"), buildFromCorpusFolder(join(tempDir, "deployment-kb"), "deployment")]);
+  const [billing, deployment] = await Promise.all([
+    buildFromCorpusFolder(join(tempDir, "billing-kb"), "billing"),
+    buildFromCorpusFolder(join(tempDir, "deployment-kb"), "deployment"),
+  ]);
 
   // Both tools may share one trace file: each line names its tool.
   const lookupBilling = createLookupKnowledgeTool({
     knowledgeBase: billing,
     tracePath,
     name: "lookup_billing",
-    description: "Search the billing handbook: invoices, refunds, credit notes, dunning, tax. Use it for any question about charging customers.",
+    description:
+      "Search the billing handbook: invoices, refunds, credit notes, dunning, tax. Use it for any question about charging customers.",
   });
   const lookupDeployment = createLookupKnowledgeTool({
     knowledgeBase: deployment,
     tracePath,
     name: "lookup_deployment",
-    description: "Search the deployment handbook: release trains, canaries, rollbacks, change freezes. Use it for any question about shipping code.",
+    description:
+      "Search the deployment handbook: release trains, canaries, rollbacks, change freezes. Use it for any question about shipping code.",
   });
 
   try {
     // Turn 1 calls both tools at once; turn 2 answers from the two ToolMessages.
     const model = fakeModel()
       .respondWithTools([
-        { name: "lookup_billing", args: { query: "How do I roll back an invoice batch that went out with wrong amounts?" }, id: "call_billing" },
-        { name: "lookup_deployment", args: { query: "What are the canary stages of a production deploy?" }, id: "call_deployment" },
+        {
+          name: "lookup_billing",
+          args: { query: "How do I roll back an invoice batch that went out with wrong amounts?" },
+          id: "call_billing",
+        },
+        {
+          name: "lookup_deployment",
+          args: { query: "What are the canary stages of a production deploy?" },
+          id: "call_deployment",
+        },
       ])
       .respond((messages: BaseMessage[]) => {
-        const cited = messages.filter((message) => ToolMessage.isInstance(message)).map((message) => (message.artifact as LookupResult).primary?.source ?? "nothing found");
+        const cited = messages
+          .filter((message) => ToolMessage.isInstance(message))
+          .map((message) => (message.artifact as LookupResult).primary?.source ?? "nothing found");
         return new AIMessage(`Roll the batch back first, then resume the canary. Sources: ${cited.join("; ")}.`);
       });
     const agent = createAgent({ model, tools: [lookupBilling, lookupDeployment] });
 
-    const { messages } = await agent.invoke({ messages: [new HumanMessage("A bad invoice batch went out during a canary deploy. What now?")] });
+    const { messages } = await agent.invoke({
+      messages: [new HumanMessage("A bad invoice batch went out during a canary deploy. What now?")],
+    });
     for (const message of messages) {
       if (!ToolMessage.isInstance(message)) continue;
       const result = message.artifact as LookupResult;
-      console.log(`${message.name}: top source ${result.primary?.source ?? "(none)"} (relevance ${result.relevance.level})`);
+      console.log(
+        `${message.name}: top source ${result.primary?.source ?? "(none)"} (relevance ${result.relevance.level})`,
+      );
     }
     console.log(`answer: ${String(messages.at(-1)?.content)}`);
   } finally {

@@ -20,7 +20,9 @@ const PREFIX = "[check-report]";
 const args = process.argv.slice(2);
 const shotFlag = args.indexOf("--screenshot");
 const screenshot = shotFlag >= 0 ? resolve(args[shotFlag + 1]) : join(tmpdir(), "beir-report-check.png");
-const dir = resolve(args.find((arg, i) => !arg.startsWith("--") && args[i - 1] !== "--screenshot") ?? "eval/results/beir-scifact-test");
+const dir = resolve(
+  args.find((arg, i) => !arg.startsWith("--") && args[i - 1] !== "--screenshot") ?? "eval/results/beir-scifact-test",
+);
 
 function findChromium() {
   const candidates = [process.env.CHROMIUM, "chromium", "chromium-browser", "google-chrome"].filter(Boolean);
@@ -33,14 +35,22 @@ function findChromium() {
 
 const chromium = findChromium();
 if (chromium === null) {
-  console.error(`${PREFIX} chromium: FAILED - no Chromium found ($CHROMIUM, chromium, chromium-browser, google-chrome); install it with \`apt-get install -y chromium\` or set CHROMIUM=/path/to/chrome`);
+  console.error(
+    `${PREFIX} chromium: FAILED - no Chromium found ($CHROMIUM, chromium, chromium-browser, google-chrome); install it with \`apt-get install -y chromium\` or set CHROMIUM=/path/to/chrome`,
+  );
   process.exit(1);
 }
 
 const url = pathToFileURL(join(dir, "report.html")).href;
 const results = JSON.parse(readFileSync(join(dir, "results.json"), "utf8"));
 const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"];
-const run = (extra) => execFileSync(chromium, [...flags, ...extra, url], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "ignore"], timeout: 120_000 });
+const run = (extra) =>
+  execFileSync(chromium, [...flags, ...extra, url], {
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "ignore"],
+    timeout: 120_000,
+  });
 const dom = run(["--dump-dom"]);
 run([`--screenshot=${screenshot}`, "--window-size=1280,4000"]);
 
@@ -48,9 +58,22 @@ const count = (pattern) => (dom.match(pattern) ?? []).length;
 const checks = [];
 const check = (name, pass, detail) => checks.push({ name, pass, detail });
 
-const sections = ["metrics", "significance", "latency", "calibration", "wins", "ranked", "config", ...(results.baselines?.length ? ["baselines"] : [])];
+const sections = [
+  "metrics",
+  "significance",
+  "latency",
+  "calibration",
+  "wins",
+  "ranked",
+  "config",
+  ...(results.baselines?.length ? ["baselines"] : []),
+];
 const missing = sections.filter((id) => !dom.includes(`<h2 id="${id}"`));
-check("sections", missing.length === 0, missing.length === 0 ? `${sections.length} sections rendered` : `missing ${missing.join(", ")}`);
+check(
+  "sections",
+  missing.length === 0,
+  missing.length === 0 ? `${sections.length} sections rendered` : `missing ${missing.join(", ")}`,
+);
 
 const queryIds = Object.keys(results.queries);
 const details = count(/<details id="q\d+">/g);
@@ -65,25 +88,52 @@ for (const byQuery of Object.values(rankings.byVariant)) {
   }
 }
 const goldCells = count(/<td class="gold">/g);
-check("gold marks", goldCells === expectedGold && goldCells > 0, `${goldCells} starred gold cells rendered, ${expectedGold} in results.json`);
+check(
+  "gold marks",
+  goldCells === expectedGold && goldCells > 0,
+  `${goldCells} starred gold cells rendered, ${expectedGold} in results.json`,
+);
 
 const comparisons = results.significance?.comparisons ?? [];
 const sigRows = dom.slice(dom.indexOf('<h2 id="significance"'), dom.indexOf('<h2 id="latency"'));
-const pShown = comparisons.every((c) => sigRows.includes(`${c.meanDifference >= 0 ? "+" : ""}${c.meanDifference.toFixed(4)}`));
-check("significance", comparisons.length > 0 && pShown, comparisons.map((c) => `${c.a} vs ${c.b}: Δ ${c.meanDifference.toFixed(4)}, p ${c.randomizationP.toFixed(4)} / ${c.tTestP.toFixed(4)}`).join("; "));
+const pShown = comparisons.every((c) =>
+  sigRows.includes(`${c.meanDifference >= 0 ? "+" : ""}${c.meanDifference.toFixed(4)}`),
+);
+check(
+  "significance",
+  comparisons.length > 0 && pShown,
+  comparisons
+    .map(
+      (c) =>
+        `${c.a} vs ${c.b}: Δ ${c.meanDifference.toFixed(4)}, p ${c.randomizationP.toFixed(4)} / ${c.tTestP.toFixed(4)}`,
+    )
+    .join("; "),
+);
 
 const latency = results.variants.map((v) => `${v.label} p50 ${v.latency?.p50Ms?.toFixed(2)} ms`);
-const latencyShown = results.variants.every((v) => v.latency && dom.includes(`<td>${v.label}</td><td>${v.latency.queries}</td>`));
+const latencyShown = results.variants.every(
+  (v) => v.latency && dom.includes(`<td>${v.label}</td><td>${v.latency.queries}</td>`),
+);
 check("latency", latencyShown, latency.join(", "));
 
 const visibleText = dom.replace(/<style>[\s\S]*?<\/style>/, "").replace(/<[^>]+>/g, " ");
 const bad = ["NaN", "undefined", "[object Object]"].filter((word) => visibleText.includes(word));
-check("no broken values", bad.length === 0, bad.length === 0 ? "no NaN, undefined or [object Object] in the text" : `found ${bad.join(", ")}`);
+check(
+  "no broken values",
+  bad.length === 0,
+  bad.length === 0 ? "no NaN, undefined or [object Object] in the text" : `found ${bad.join(", ")}`,
+);
 
 const bytes = readFileSync(join(dir, "report.html")).length;
-check("size", bytes < 5 * 1024 * 1024, `report.html ${(bytes / 1024 / 1024).toFixed(2)} MB, rendered DOM ${(dom.length / 1024 / 1024).toFixed(2)} MB`);
+check(
+  "size",
+  bytes < 5 * 1024 * 1024,
+  `report.html ${(bytes / 1024 / 1024).toFixed(2)} MB, rendered DOM ${(dom.length / 1024 / 1024).toFixed(2)} MB`,
+);
 
 for (const { name, pass, detail } of checks) console.log(`${PREFIX} ${name}: ${pass ? "ok" : "FAILED"} - ${detail}`);
 const failed = checks.filter((c) => !c.pass).length;
-console.log(`${PREFIX} ${failed === 0 ? "passed" : `${failed} failed`}: ${url} in ${chromium}; screenshot ${screenshot}`);
+console.log(
+  `${PREFIX} ${failed === 0 ? "passed" : `${failed} failed`}: ${url} in ${chromium}; screenshot ${screenshot}`,
+);
 process.exit(failed === 0 ? 0 : 1);

@@ -33,7 +33,9 @@ function childEnv() {
   const env = { ...process.env };
   for (const key of Object.keys(env)) {
     const lower = key.toLowerCase();
-    const repoBound = ["npm_config_call", "npm_config_local_prefix", "npm_config_allow_scripts", "init_cwd"].includes(lower);
+    const repoBound = ["npm_config_call", "npm_config_local_prefix", "npm_config_allow_scripts", "init_cwd"].includes(
+      lower,
+    );
     if (repoBound || (lower.startsWith("npm_") && !lower.startsWith("npm_config_"))) delete env[key];
   }
   return { ...env, NO_COLOR: "1", FORCE_COLOR: "0", NO_UPDATE_NOTIFIER: "1" };
@@ -62,11 +64,18 @@ class StepError extends Error {
 /** Runs a command and fails the step if it exits non-zero. */
 async function runOrFail(command, args, cwd) {
   const result = await run(command, args, cwd);
-  if (result.code !== 0) throw new StepError(`\`${[command, ...args].join(" ")}\` exited ${result.signal ?? result.code}`, result.output);
+  if (result.code !== 0)
+    throw new StepError(`\`${[command, ...args].join(" ")}\` exited ${result.signal ?? result.code}`, result.output);
   return result.output;
 }
 
-const tail = (text) => text.trimEnd().split("\n").slice(-TAIL_LINES).map((line) => `    | ${line}`).join("\n");
+const tail = (text) =>
+  text
+    .trimEnd()
+    .split("\n")
+    .slice(-TAIL_LINES)
+    .map((line) => `    | ${line}`)
+    .join("\n");
 const seconds = (ms) => (ms / 1000).toFixed(1);
 
 /** Runs one step, prints its line, and returns its result; exits on failure. */
@@ -107,8 +116,10 @@ function classifyInstallOutput(output, names) {
     const warning = /^npm (warn|error)/i.test(line);
     if (/ERESOLVE|EBADENGINE/.test(line)) fatal.push(line);
     else if (warning && lower.includes("lookup-knowledge")) fatal.push(line);
-    else if (warning && /peer/i.test(line) && names.some((name) => lower.includes(name.toLowerCase()))) fatal.push(line);
-    else if (/install[- ]scripts?|allowscripts|approve-scripts/i.test(line) && lower.includes("hnswlib-node")) fatal.push(line);
+    else if (warning && /peer/i.test(line) && names.some((name) => lower.includes(name.toLowerCase())))
+      fatal.push(line);
+    else if (/install[- ]scripts?|allowscripts|approve-scripts/i.test(line) && lower.includes("hnswlib-node"))
+      fatal.push(line);
     else if (warning) other.push(line);
   }
   return { fatal, other };
@@ -169,7 +180,10 @@ async function main() {
     });
 
     await step("install", async () => {
-      await cp(TEMPLATE, app, { recursive: true, filter: (source) => !/[\\/](node_modules|dist|\.tsbuildinfo)$/.test(source) });
+      await cp(TEMPLATE, app, {
+        recursive: true,
+        filter: (source) => !/[\\/](node_modules|dist|\.tsbuildinfo)$/.test(source),
+      });
       const manifestPath = join(app, "package.json");
       const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
       const spec = `file:${tarball}`;
@@ -183,9 +197,16 @@ async function main() {
       await writeFile(join(work, "install.log"), result.output);
       if (result.code !== 0) throw new StepError(`npm install exited ${result.signal ?? result.code}`, result.output);
       const { fatal, other } = classifyInstallOutput(result.output, await ourNames());
-      if (fatal.length > 0) throw new StepError(`${fatal.length} warning line(s) that fail the smoke test (ERESOLVE, EBADENGINE, or naming lookup-knowledge, its dependencies or peers)`, fatal.join("\n"));
+      if (fatal.length > 0)
+        throw new StepError(
+          `${fatal.length} warning line(s) that fail the smoke test (ERESOLVE, EBADENGINE, or naming lookup-knowledge, its dependencies or peers)`,
+          fatal.join("\n"),
+        );
       const added = /added \d+ packages?[^\n]*/.exec(result.output)?.[0] ?? "installed";
-      return { detail: `${added}; ${other.length === 0 ? "no warnings" : `${other.length} warning(s) not about lookup-knowledge`}`, notes: other };
+      return {
+        detail: `${added}; ${other.length === 0 ? "no warnings" : `${other.length} warning(s) not about lookup-knowledge`}`,
+        notes: other,
+      };
     });
 
     await step("dedupe", async () => {
@@ -193,12 +214,19 @@ async function main() {
       for (const name of SINGLE_COPY) {
         const ls = await run("npm", ["ls", name, "--all", "--json"], app);
         // `npm ls` exits 1 on invalid or missing peers; that is a failure too.
-        if (ls.code !== 0) throw new StepError(`\`npm ls ${name} --all\` exited ${ls.code}`, (await run("npm", ["ls", name, "--all"], app)).output);
+        if (ls.code !== 0)
+          throw new StepError(
+            `\`npm ls ${name} --all\` exited ${ls.code}`,
+            (await run("npm", ["ls", name, "--all"], app)).output,
+          );
         const versions = [...versionsInTree(JSON.parse(ls.output), name)];
         const copies = await installedCopies(app, name);
         if (versions.length !== 1 || copies.length !== 1) {
           const where = copies.map((copy) => `${copy.path}@${copy.version}`).join(", ");
-          throw new StepError(`${name}: npm ls shows ${versions.join(", ") || "none"}; copies on disk: ${where || "none"}`, (await run("npm", ["ls", name, "--all"], app)).output);
+          throw new StepError(
+            `${name}: npm ls shows ${versions.join(", ") || "none"}; copies on disk: ${where || "none"}`,
+            (await run("npm", ["ls", name, "--all"], app)).output,
+          );
         }
         details.push(`${name}@${versions[0]} (1 copy)`);
       }

@@ -20,7 +20,8 @@ const WHERE_TO_GET =
  */
 export function checkDatasetDir(dir: string): void {
   for (const file of ["corpus.jsonl", "queries.jsonl"]) {
-    if (!existsSync(join(dir, file))) throw new BenchError(`no SciFact dataset in ${dir} (${file} is missing); ${WHERE_TO_GET}.`);
+    if (!existsSync(join(dir, file)))
+      throw new BenchError(`no SciFact dataset in ${dir} (${file} is missing); ${WHERE_TO_GET}.`);
   }
 }
 

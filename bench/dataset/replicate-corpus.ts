@@ -33,7 +33,12 @@ export function wordsOf(text: string): string[] {
  * `replaceProbability` by a word drawn from `tokenStream` (one draw decides both), then
  * ceil(`swapShare` x length) random adjacent pairs are swapped. Pure given `random`.
  */
-export function perturbText(text: string, tokenStream: readonly string[], random: () => number, options: PerturbOptions = {}): string {
+export function perturbText(
+  text: string,
+  tokenStream: readonly string[],
+  random: () => number,
+  options: PerturbOptions = {},
+): string {
   const drop = options.dropProbability ?? 0.05;
   const replace = options.replaceProbability ?? 0.05;
   const swapShare = options.swapShare ?? 0.1;
@@ -41,7 +46,8 @@ export function perturbText(text: string, tokenStream: readonly string[], random
   for (const word of wordsOf(text)) {
     const u = random();
     if (u < drop) continue;
-    if (u < drop + replace && tokenStream.length > 0) words.push(tokenStream[Math.floor(random() * tokenStream.length)]);
+    if (u < drop + replace && tokenStream.length > 0)
+      words.push(tokenStream[Math.floor(random() * tokenStream.length)]);
     else words.push(word);
   }
   if (words.length >= 2) {
@@ -61,7 +67,11 @@ export function perturbText(text: string, tokenStream: readonly string[], random
  * mulberry32 seeded with {@link copySeed}, so the corpus is the same on every run. Sizes up to the
  * document count are the first `size` documents.
  */
-export function replicateCorpus(docs: readonly SourceDocument[], size: number, options: PerturbOptions = {}): SourceDocument[] {
+export function replicateCorpus(
+  docs: readonly SourceDocument[],
+  size: number,
+  options: PerturbOptions = {},
+): SourceDocument[] {
   if (!Number.isInteger(size) || size < 0) throw new RangeError(`corpus size must be a whole number, got ${size}`);
   if (size <= docs.length) return docs.slice(0, size);
   if (docs.length === 0) throw new RangeError("cannot replicate an empty corpus");
@@ -71,7 +81,12 @@ export function replicateCorpus(docs: readonly SourceDocument[], size: number, o
     for (let i = 0; i < docs.length && out.length < size; i++) {
       const doc = docs[i];
       const random = mulberry32(copySeed(copy, i));
-      out.push({ id: `${doc.id}_r${copy}`, title: doc.title, text: perturbText(doc.text, tokenStream, random, options), metadata: doc.metadata });
+      out.push({
+        id: `${doc.id}_r${copy}`,
+        title: doc.title,
+        text: perturbText(doc.text, tokenStream, random, options),
+        metadata: doc.metadata,
+      });
     }
   }
   return out;

@@ -37,7 +37,9 @@ async function call(system: BenchSystem, query: BenchQuery): Promise<number> {
   try {
     await system.run(query);
   } catch (error) {
-    throw new BenchError(`system ${system.id} failed on query ${query.index + 1}: ${errorText(error)}`, { cause: error });
+    throw new BenchError(`system ${system.id} failed on query ${query.index + 1}: ${errorText(error)}`, {
+      cause: error,
+    });
   }
   return performance.now() - start;
 }
@@ -59,14 +61,19 @@ export async function measureSystems(
   for (const system of systems) {
     const samples: number[] = [];
     const start = performance.now();
-    while (samples.length < settings.warmupCalls && (samples.length < 2 || performance.now() - start < settings.warmupMs)) {
+    while (
+      samples.length < settings.warmupCalls &&
+      (samples.length < 2 || performance.now() - start < settings.warmupMs)
+    ) {
       samples.push(await call(system, queries[queries.length - 1 - (samples.length % queries.length)]));
     }
     const medianMs = summarize(samples).p50;
     warmups.push({ calls: samples.length, medianMs });
     log(`warm-up ${system.id}: ${samples.length} calls, median ${medianMs.toFixed(3)} ms`);
   }
-  const calls = warmups.map(({ medianMs }) => callBudget(medianMs, settings.budgetMs, settings.minCalls, settings.maxCalls));
+  const calls = warmups.map(({ medianMs }) =>
+    callBudget(medianMs, settings.budgetMs, settings.minCalls, settings.maxCalls),
+  );
   hooks.afterWarmup?.();
 
   const durations: number[][] = systems.map(() => []);

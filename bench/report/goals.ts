@@ -34,14 +34,70 @@ const finite = (value: number | undefined) => (value !== undefined && Number.isF
 
 /** The goals of the issue. */
 export const GOALS: readonly Goal[] = [
-  { id: "tool_p50_floor", label: "tool p50 <= 4x floor p50", goalSize: 100_000, limit: 4, unit: "x floor", value: (s) => finite(tool(s)?.p50ToFloor) },
-  { id: "tool_p99_floor", label: "tool p99 <= 12x floor p50", goalSize: 100_000, limit: 12, unit: "x floor", value: (s) => finite(tool(s)?.p99ToFloor) },
-  { id: "l0_p50", label: "L0 p50 <= 3 ms", goalSize: 100_000, limit: 3, unit: "ms", value: (s) => finite(s.query?.systems.find((m) => m.id === "l0")?.latency.p50) },
-  { id: "build", label: "build (fromChunks) <= 90 s", goalSize: 100_000, limit: 90, unit: "s", value: (s) => (s.build ? s.build.buildMs / 1000 : undefined) },
-  { id: "load", label: "load (fresh process) <= 2 s", goalSize: 100_000, limit: 2, unit: "s", value: (s) => (s.load ? s.load.loadMs / 1000 : undefined) },
-  { id: "index_bytes", label: "index folder <= 250 MB", goalSize: 100_000, limit: 250, unit: "MB", value: (s) => (s.build ? s.build.indexBytes / 1e6 : undefined) },
-  { id: "rss_build", label: "peak RSS of the build <= 1.5 GB", goalSize: 100_000, limit: 1.5, unit: "GB", value: (s) => (s.build ? s.build.maxRssKiB / KIB_PER_GB : undefined) },
-  { id: "rss_serve", label: "peak RSS of load + serve <= 1.5 GB", goalSize: 100_000, limit: 1.5, unit: "GB", value: (s) => (s.load ? s.load.maxRssKiB / KIB_PER_GB : undefined) },
+  {
+    id: "tool_p50_floor",
+    label: "tool p50 <= 4x floor p50",
+    goalSize: 100_000,
+    limit: 4,
+    unit: "x floor",
+    value: (s) => finite(tool(s)?.p50ToFloor),
+  },
+  {
+    id: "tool_p99_floor",
+    label: "tool p99 <= 12x floor p50",
+    goalSize: 100_000,
+    limit: 12,
+    unit: "x floor",
+    value: (s) => finite(tool(s)?.p99ToFloor),
+  },
+  {
+    id: "l0_p50",
+    label: "L0 p50 <= 3 ms",
+    goalSize: 100_000,
+    limit: 3,
+    unit: "ms",
+    value: (s) => finite(s.query?.systems.find((m) => m.id === "l0")?.latency.p50),
+  },
+  {
+    id: "build",
+    label: "build (fromChunks) <= 90 s",
+    goalSize: 100_000,
+    limit: 90,
+    unit: "s",
+    value: (s) => (s.build ? s.build.buildMs / 1000 : undefined),
+  },
+  {
+    id: "load",
+    label: "load (fresh process) <= 2 s",
+    goalSize: 100_000,
+    limit: 2,
+    unit: "s",
+    value: (s) => (s.load ? s.load.loadMs / 1000 : undefined),
+  },
+  {
+    id: "index_bytes",
+    label: "index folder <= 250 MB",
+    goalSize: 100_000,
+    limit: 250,
+    unit: "MB",
+    value: (s) => (s.build ? s.build.indexBytes / 1e6 : undefined),
+  },
+  {
+    id: "rss_build",
+    label: "peak RSS of the build <= 1.5 GB",
+    goalSize: 100_000,
+    limit: 1.5,
+    unit: "GB",
+    value: (s) => (s.build ? s.build.maxRssKiB / KIB_PER_GB : undefined),
+  },
+  {
+    id: "rss_serve",
+    label: "peak RSS of load + serve <= 1.5 GB",
+    goalSize: 100_000,
+    limit: 1.5,
+    unit: "GB",
+    value: (s) => (s.load ? s.load.maxRssKiB / KIB_PER_GB : undefined),
+  },
   {
     id: "incremental",
     label: "one edited file: update + save <= 1 s",
@@ -64,17 +120,43 @@ export const GOALS: readonly Goal[] = [
  * Checks every goal at every measured size (the incremental goals at the incremental run's size)
  * from the measured values; a goal whose size was not run gets a "not measured" row. Pure.
  */
-export function checkGoals(sizes: readonly SizeReport[], incremental: Partial<IncrementalResult> | null, goals: readonly Goal[] = GOALS): GoalCheck[] {
+export function checkGoals(
+  sizes: readonly SizeReport[],
+  incremental: Partial<IncrementalResult> | null,
+  goals: readonly Goal[] = GOALS,
+): GoalCheck[] {
   const out: GoalCheck[] = [];
   const incrementalRow = (size: number): SizeReport => ({ size, build: null, load: null, query: null, ratios: null });
   for (const goal of goals) {
-    const rows = goal.id.startsWith("incremental") ? (incremental?.size !== undefined ? [incrementalRow(incremental.size)] : []) : sizes;
+    const rows = goal.id.startsWith("incremental")
+      ? incremental?.size !== undefined
+        ? [incrementalRow(incremental.size)]
+        : []
+      : sizes;
     for (const row of rows) {
       const value = goal.value(row, incremental);
-      out.push({ id: goal.id, label: goal.label, goalSize: goal.goalSize, size: row.size, limit: goal.limit, unit: goal.unit, value: value ?? null, met: value === undefined ? null : value <= goal.limit });
+      out.push({
+        id: goal.id,
+        label: goal.label,
+        goalSize: goal.goalSize,
+        size: row.size,
+        limit: goal.limit,
+        unit: goal.unit,
+        value: value ?? null,
+        met: value === undefined ? null : value <= goal.limit,
+      });
     }
     if (!rows.some((row) => row.size === goal.goalSize)) {
-      out.push({ id: goal.id, label: goal.label, goalSize: goal.goalSize, size: goal.goalSize, limit: goal.limit, unit: goal.unit, value: null, met: null });
+      out.push({
+        id: goal.id,
+        label: goal.label,
+        goalSize: goal.goalSize,
+        size: goal.goalSize,
+        limit: goal.limit,
+        unit: goal.unit,
+        value: null,
+        met: null,
+      });
     }
   }
   return out;

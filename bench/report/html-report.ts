@@ -1,11 +1,25 @@
 import type { BenchReport } from "./report-model.js";
 import { escapeHtml, groupedBarChart, stackedShareChart, type BarGroup, type StackedRow } from "./svg-charts.js";
 import { reloadLines } from "./reload-lines.js";
-import { buildLine, filterLines, goalTable, incrementalLines, latencyTable, ratioLine, stageTable, type TextTable } from "./summary-rows.js";
+import {
+  buildLine,
+  filterLines,
+  goalTable,
+  incrementalLines,
+  latencyTable,
+  ratioLine,
+  stageTable,
+  type TextTable,
+} from "./summary-rows.js";
 
 function htmlTable({ header, rows }: TextTable, className = ""): string {
   const head = header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join("");
-  const body = rows.map((row) => `<tr>${row.map((cell) => `<td${cell === "NOT MET" ? ' class="bad"' : cell === "met" ? ' class="good"' : ""}>${escapeHtml(cell)}</td>`).join("")}</tr>`).join("");
+  const body = rows
+    .map(
+      (row) =>
+        `<tr>${row.map((cell) => `<td${cell === "NOT MET" ? ' class="bad"' : cell === "met" ? ' class="good"' : ""}>${escapeHtml(cell)}</td>`).join("")}</tr>`,
+    )
+    .join("");
   return `<table class="${className}"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
@@ -14,9 +28,14 @@ function latencyChart(report: BenchReport): string {
     .filter((size) => size.query)
     .map((size) => ({
       title: `${size.size.toLocaleString("en-US")} chunks`,
-      rows: (size.query?.systems ?? []).map((system) => ({ label: system.label, values: [system.latency.p50, system.latency.p99] })),
+      rows: (size.query?.systems ?? []).map((system) => ({
+        label: system.label,
+        values: [system.latency.p50, system.latency.p99],
+      })),
     }));
-  return groups.length === 0 ? "<p>No latency was measured.</p>" : groupedBarChart({ groups, series: ["p50", "p99"], scale: "log", unit: "ms" });
+  return groups.length === 0
+    ? "<p>No latency was measured.</p>"
+    : groupedBarChart({ groups, series: ["p50", "p99"], scale: "log", unit: "ms" });
 }
 
 function ratioChart(report: BenchReport): string {
@@ -34,17 +53,29 @@ function ratioChart(report: BenchReport): string {
     { value: 4, label: "p50 goal 4x" },
     { value: 12, label: "p99 goal 12x" },
   ];
-  return groups.length === 0 ? "<p>No ratios.</p>" : groupedBarChart({ groups, series: ["p50 / floor p50", "p99 / floor p50"], scale: "log", unit: "x", markers });
+  return groups.length === 0
+    ? "<p>No ratios.</p>"
+    : groupedBarChart({ groups, series: ["p50 / floor p50", "p99 / floor p50"], scale: "log", unit: "x", markers });
 }
 
 function buildChart(report: BenchReport): string {
   const rows: StackedRow[] = report.sizes.flatMap((size) => {
     if (!size.build) return [];
     const build = size.build;
-    const segments = [...build.phases.map((p) => ({ name: p.phase, value: p.durationMs })), { name: "save", value: build.saveMs }];
+    const segments = [
+      ...build.phases.map((p) => ({ name: p.phase, value: p.durationMs })),
+      { name: "save", value: build.saveMs },
+    ];
     const attributed = build.phases.reduce((sum, p) => sum + p.durationMs, 0);
-    if (build.buildMs - attributed > 1) segments.splice(build.phases.length, 0, { name: "other", value: build.buildMs - attributed });
-    return [{ label: `${size.size.toLocaleString("en-US")} chunks`, totalLabel: `${((build.buildMs + build.saveMs) / 1000).toFixed(1)} s`, segments }];
+    if (build.buildMs - attributed > 1)
+      segments.splice(build.phases.length, 0, { name: "other", value: build.buildMs - attributed });
+    return [
+      {
+        label: `${size.size.toLocaleString("en-US")} chunks`,
+        totalLabel: `${((build.buildMs + build.saveMs) / 1000).toFixed(1)} s`,
+        segments,
+      },
+    ];
   });
   const names = [...new Set(rows.flatMap((row) => row.segments.map((s) => s.name)))];
   return rows.length === 0 ? "<p>No build was measured.</p>" : stackedShareChart(rows, names);
@@ -65,8 +96,13 @@ export function renderHtmlReport(report: BenchReport): string {
       const parts = [`<h3>${size.size.toLocaleString("en-US")} chunks</h3>`, `<p>${escapeHtml(buildLine(size))}</p>`];
       if (size.query) {
         parts.push(htmlTable(latencyTable(size)), `<p>${escapeHtml(ratioLine(size))}</p>`, htmlTable(stageTable(size)));
-        if (size.query.toolStages === null) parts.push("<p>The tool's artifact has no <code>timings</code> yet: the stage figures are the stages timed alone.</p>");
-        parts.push(`<p>Set-up the bench did for the other systems (ms): ${escapeHtml(JSON.stringify(Object.fromEntries(Object.entries(size.query.setupMs).map(([k, v]) => [k, Math.round(v)]))))}</p>`);
+        if (size.query.toolStages === null)
+          parts.push(
+            "<p>The tool's artifact has no <code>timings</code> yet: the stage figures are the stages timed alone.</p>",
+          );
+        parts.push(
+          `<p>Set-up the bench did for the other systems (ms): ${escapeHtml(JSON.stringify(Object.fromEntries(Object.entries(size.query.setupMs).map(([k, v]) => [k, Math.round(v)]))))}</p>`,
+        );
       }
       return parts.join("\n");
     })
@@ -74,7 +110,9 @@ export function renderHtmlReport(report: BenchReport): string {
   const incremental = incrementalLines(report);
   const filter = filterLines(report);
   const reloads = reloadLines(report);
-  const failures = report.failures.map((f) => `<li class="bad">${escapeHtml(`${f.step} at ${f.size}: ${f.message}`)}</li>`).join("");
+  const failures = report.failures
+    .map((f) => `<li class="bad">${escapeHtml(`${f.step} at ${f.size}: ${f.message}`)}</li>`)
+    .join("");
   const m = report.machine;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>lookup-knowledge bench ${escapeHtml(report.startedAt)}</title><style>${STYLE}</style></head>

@@ -49,7 +49,9 @@ export function computeRatios(latency: P50P99): Ratios {
   return {
     floorId: SYSTEM_IDS.floor,
     floorP50: floor ?? Number.NaN,
-    toFloor: Object.entries(latency).flatMap(([id, figures]) => (figures ? [{ id, p50ToFloor: ratio(figures.p50, floor), p99ToFloor: ratio(figures.p99, floor) }] : [])),
+    toFloor: Object.entries(latency).flatMap(([id, figures]) =>
+      figures ? [{ id, p50ToFloor: ratio(figures.p50, floor), p99ToFloor: ratio(figures.p99, floor) }] : [],
+    ),
     toolToRawEngines: ratio(tool, engines),
     toolToFloorPlusEngines: ratio(tool, engines !== undefined && floor !== undefined ? engines + floor : undefined),
     toolToEnsemble: ratio(tool, ensemble),

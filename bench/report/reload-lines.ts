@@ -9,7 +9,20 @@ export function reloadLines(report: Pick<BenchReport, "reloads" | "failures">): 
   const reloads = report.reloads ?? [];
   const failed = report.failures.filter((f) => f.step === "reload");
   if (reloads.length === 0 && failed.length === 0) return [];
-  const header = ["chunks", "save s", "commit → first answer ms", "p50 before", "p99 before", "p50 during", "p99 during", "p99 after", "failed", "old answers after commit", "RSS MiB before / peak / after", "old generation freed"];
+  const header = [
+    "chunks",
+    "save s",
+    "commit → first answer ms",
+    "p50 before",
+    "p99 before",
+    "p50 during",
+    "p99 during",
+    "p99 after",
+    "failed",
+    "old answers after commit",
+    "RSS MiB before / peak / after",
+    "old generation freed",
+  ];
   const rows = reloads.map((r) => [
     r.size?.toLocaleString("en-US") ?? "?",
     r.saveMs === undefined ? "-" : (r.saveMs / 1000).toFixed(1),
@@ -22,9 +35,16 @@ export function reloadLines(report: Pick<BenchReport, "reloads" | "failures">): 
     String(r.failures ?? "-"),
     String(r.oldAnswersAfterCommit ?? "-"),
     `${mib(r.rssBytes?.before)} / ${mib(r.rssBytes?.peakDuring)} / ${mib(r.rssBytes?.after)}`,
-    r.oldGenerationCollected === undefined || r.oldGenerationCollected === null ? "-" : r.oldGenerationCollected ? "yes" : "NO",
+    r.oldGenerationCollected === undefined || r.oldGenerationCollected === null
+      ? "-"
+      : r.oldGenerationCollected
+        ? "yes"
+        : "NO",
   ]);
-  const lines = ["reloads (a followed index serving the traced tool one lookup at a time while the same process saves a new generation into its folder; lookup ms):", formatTable(header, rows)];
+  const lines = [
+    "reloads (a followed index serving the traced tool one lookup at a time while the same process saves a new generation into its folder; lookup ms):",
+    formatTable(header, rows),
+  ];
   for (const failure of failed) lines.push(`  FAILED at ${failure.size.toLocaleString("en-US")}: ${failure.message}`);
   return lines;
 }

@@ -2,11 +2,25 @@
 
 /** `&`, `<`, `>`, `"` and `'` as entities, for text and attributes. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,
+  );
 }
 
 /** Colours of the series, in order. */
-export const PALETTE = ["#3b6fb6", "#a6c4ea", "#d9822b", "#5a9e4b", "#b5477b", "#7b6cc2", "#4aa3a3", "#c2a83e", "#8a8a8a", "#d35d5d"];
+export const PALETTE = [
+  "#3b6fb6",
+  "#a6c4ea",
+  "#d9822b",
+  "#5a9e4b",
+  "#b5477b",
+  "#7b6cc2",
+  "#4aa3a3",
+  "#c2a83e",
+  "#8a8a8a",
+  "#d35d5d",
+];
 
 /** One row of bars: a label and one value per series (missing or non-positive values are not drawn). */
 export interface BarRow {
@@ -44,7 +58,11 @@ function formatTick(value: number, unit: string): string {
 }
 
 /** The axis: a value-to-x mapping and its ticks. */
-function axis(values: number[], scale: "log" | "linear", plotWidth: number): { x(value: number): number; ticks: number[] } {
+function axis(
+  values: number[],
+  scale: "log" | "linear",
+  plotWidth: number,
+): { x(value: number): number; ticks: number[] } {
   const positive = values.filter((v) => Number.isFinite(v) && v > 0);
   if (scale === "log") {
     const lo = Math.floor(Math.log10(Math.min(...positive, 1)));
@@ -71,7 +89,9 @@ export function groupedBarChart(options: GroupedBarChartOptions): string {
   const top = options.markers && options.markers.length > 0 ? 44 : 24;
   const seriesCount = options.series.length;
   const rowHeight = seriesCount * BAR_HEIGHT + ROW_GAP;
-  const all = options.groups.flatMap((group) => group.rows.flatMap((row) => row.values.filter((v): v is number => v !== null)));
+  const all = options.groups.flatMap((group) =>
+    group.rows.flatMap((row) => row.values.filter((v): v is number => v !== null)),
+  );
   const { x, ticks } = axis([...all, ...(options.markers ?? []).map((m) => m.value)], options.scale, plotWidth);
   const parts: string[] = [];
   let y = top + 6;
@@ -79,7 +99,9 @@ export function groupedBarChart(options: GroupedBarChartOptions): string {
     parts.push(`<text x="4" y="${y + 12}" class="group">${escapeHtml(group.title)}</text>`);
     y += 20;
     for (const row of group.rows) {
-      parts.push(`<text x="${labelWidth - 6}" y="${y + (seriesCount * BAR_HEIGHT) / 2 + 4}" text-anchor="end">${escapeHtml(row.label)}</text>`);
+      parts.push(
+        `<text x="${labelWidth - 6}" y="${y + (seriesCount * BAR_HEIGHT) / 2 + 4}" text-anchor="end">${escapeHtml(row.label)}</text>`,
+      );
       row.values.forEach((value, s) => {
         if (value === null || !Number.isFinite(value) || value <= 0) return;
         const w = Math.max(1, x(value));
@@ -103,7 +125,10 @@ export function groupedBarChart(options: GroupedBarChartOptions): string {
     const mx = (labelWidth + x(marker.value)).toFixed(1);
     return `<line x1="${mx}" x2="${mx}" y1="${top}" y2="${y}" class="marker"/><text x="${mx}" y="${i % 2 === 0 ? 28 : 40}" text-anchor="middle" class="marker-label">${escapeHtml(marker.label)}</text>`;
   });
-  const legend = options.series.map((name, s) => `<rect x="${labelWidth + s * 140}" y="2" width="10" height="10" fill="${PALETTE[s % PALETTE.length]}"/><text x="${labelWidth + s * 140 + 14}" y="11">${escapeHtml(name)}</text>`);
+  const legend = options.series.map(
+    (name, s) =>
+      `<rect x="${labelWidth + s * 140}" y="2" width="10" height="10" fill="${PALETTE[s % PALETTE.length]}"/><text x="${labelWidth + s * 140 + 14}" y="11">${escapeHtml(name)}</text>`,
+  );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img">${[...grid, ...markers, ...legend, ...parts].join("")}</svg>`;
 }
 
@@ -131,14 +156,22 @@ export function stackedShareChart(rows: StackedRow[], names: string[], width = 9
       if (!(segment.value > 0) || total <= 0) continue;
       const w = (segment.value / total) * plotWidth;
       const colour = PALETTE[Math.max(0, names.indexOf(segment.name)) % PALETTE.length];
-      parts.push(`<rect x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="18" fill="${colour}"><title>${escapeHtml(`${row.label} ${segment.name}: ${(segment.value / 1000).toFixed(2)} s`)}</title></rect>`);
-      if (w > 34) parts.push(`<text x="${(x + w / 2).toFixed(1)}" y="${y + 13}" text-anchor="middle" class="in-bar">${escapeHtml(`${(segment.value / 1000).toFixed(1)}s`)}</text>`);
+      parts.push(
+        `<rect x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="18" fill="${colour}"><title>${escapeHtml(`${row.label} ${segment.name}: ${(segment.value / 1000).toFixed(2)} s`)}</title></rect>`,
+      );
+      if (w > 34)
+        parts.push(
+          `<text x="${(x + w / 2).toFixed(1)}" y="${y + 13}" text-anchor="middle" class="in-bar">${escapeHtml(`${(segment.value / 1000).toFixed(1)}s`)}</text>`,
+        );
       x += w;
     }
     parts.push(`<text x="${160 + plotWidth + 6}" y="${y + 13}">${escapeHtml(row.totalLabel)}</text>`);
     y += 28;
   }
-  const legend = names.map((name, i) => `<rect x="${160 + i * 95}" y="4" width="10" height="10" fill="${PALETTE[i % PALETTE.length]}"/><text x="${160 + i * 95 + 14}" y="13">${escapeHtml(name)}</text>`);
+  const legend = names.map(
+    (name, i) =>
+      `<rect x="${160 + i * 95}" y="4" width="10" height="10" fill="${PALETTE[i % PALETTE.length]}"/><text x="${160 + i * 95 + 14}" y="13">${escapeHtml(name)}</text>`,
+  );
   const height = y + 8;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img">${[...legend, ...parts].join("")}</svg>`;
 }

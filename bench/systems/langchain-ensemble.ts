@@ -16,12 +16,22 @@ export const ENSEMBLE_K = 10;
  * embeddings and the same document vectors (`addVectors`, which is what `fromDocuments` does after
  * embedding), so both sides use the same LSA space and the documents are not embedded twice.
  */
-export async function createLangChainEnsemble(chunks: readonly Chunk[], vectors: readonly number[][], embeddings: EmbeddingsInterface): Promise<PreparedSystem> {
+export async function createLangChainEnsemble(
+  chunks: readonly Chunk[],
+  vectors: readonly number[][],
+  embeddings: EmbeddingsInterface,
+): Promise<PreparedSystem> {
   const { value: ensemble, ms } = await timed(async () => {
-    const docs = chunks.map((chunk) => new Document({ pageContent: `${chunk.title ?? ""}\n${chunk.content}`, metadata: { source: chunk.source } }));
+    const docs = chunks.map(
+      (chunk) =>
+        new Document({ pageContent: `${chunk.title ?? ""}\n${chunk.content}`, metadata: { source: chunk.source } }),
+    );
     const bm25 = BM25Retriever.fromDocuments(docs, { k: ENSEMBLE_K });
     const store = new HNSWLib(embeddings, { space: "cosine", numDimensions: vectors[0]?.length });
-    await store.addVectors(vectors.map((vector) => [...vector]), docs);
+    await store.addVectors(
+      vectors.map((vector) => [...vector]),
+      docs,
+    );
     return new EnsembleRetriever({ retrievers: [bm25, store.asRetriever(ENSEMBLE_K)] });
   });
   const system: BenchSystem = {

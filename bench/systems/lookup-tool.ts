@@ -21,7 +21,8 @@ export function timingsOf(artifact: unknown): Record<string, number> | null {
   const timings = (artifact as { timings?: unknown } | null | undefined)?.timings;
   if (timings === null || typeof timings !== "object") return null;
   const out: Record<string, number> = {};
-  for (const [key, value] of Object.entries(timings)) if (typeof value === "number" && Number.isFinite(value)) out[key] = value;
+  for (const [key, value] of Object.entries(timings))
+    if (typeof value === "number" && Number.isFinite(value)) out[key] = value;
   return out;
 }
 
@@ -41,7 +42,11 @@ export interface ToolVariant {
  * forces one), so the result is a `ToolMessage` whose artifact is the `LookupResult`.
  */
 export function createToolSystem(knowledgeBase: KnowledgeBase, tracePath: string, variant?: ToolVariant): ToolSystem {
-  const lookup = createLookupKnowledgeTool({ knowledgeBase, tracePath, ...(variant?.access !== undefined ? { access: variant.access } : {}) });
+  const lookup = createLookupKnowledgeTool({
+    knowledgeBase,
+    tracePath,
+    ...(variant?.access !== undefined ? { access: variant.access } : {}),
+  });
   const domain = variant?.domain;
   const stageSamples: StageSamples = {};
   let without = 0;
@@ -52,7 +57,12 @@ export function createToolSystem(knowledgeBase: KnowledgeBase, tracePath: string
     label: variant?.label ?? "lookup_knowledge tool (traced)",
     role: "ours",
     async run(query) {
-      const message = await lookup.invoke({ type: "tool_call", id: `bench-${calls++}`, name: TOOL_NAME, args: domain === undefined ? { query: query.text } : { query: query.text, domain } });
+      const message = await lookup.invoke({
+        type: "tool_call",
+        id: `bench-${calls++}`,
+        name: TOOL_NAME,
+        args: domain === undefined ? { query: query.text } : { query: query.text, domain },
+      });
       const artifact = (message as { artifact?: LookupResult }).artifact;
       if (!collecting) return message;
       const timings = timingsOf(artifact);

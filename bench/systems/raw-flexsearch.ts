@@ -12,7 +12,10 @@ export const RAW_LIMIT = 10;
  */
 export async function createRawFlexSearch(chunks: readonly Chunk[]): Promise<PreparedSystem> {
   const { value: index, ms } = await timed(() => {
-    const doc = new Document<{ id: number; title: string; text: string }>({ tokenize: "strict", document: { id: "id", index: ["title", "text"] } });
+    const doc = new Document<{ id: number; title: string; text: string }>({
+      tokenize: "strict",
+      document: { id: "id", index: ["title", "text"] },
+    });
     chunks.forEach((chunk, id) => doc.add({ id, title: chunk.title ?? "", text: chunk.content }));
     return doc;
   });

@@ -17,7 +17,10 @@ export interface RawHnswSettings {
  * our index's settings; the query vector is computed beforehand, so this times the engine alone.
  * An engine floor.
  */
-export async function createRawHnswlib(vectors: readonly number[][], settings: RawHnswSettings): Promise<PreparedSystem> {
+export async function createRawHnswlib(
+  vectors: readonly number[][],
+  settings: RawHnswSettings,
+): Promise<PreparedSystem> {
   const dimensions = vectors[0]?.length ?? 1;
   const { value: index, ms } = await timed(() => {
     const graph = new hnswlib.HierarchicalNSW("cosine", dimensions);

@@ -8,19 +8,34 @@ export const STAGE_DEFAULTS = { l0Limit: 20, l1K: 20, l1MinScore: 0.05 } as cons
 
 /** Our L0 alone: `kb.l0.search(query, { domain: null, limit: 20 })` (FlexSearch candidates, BM25, hints). */
 export function createL0System(kb: KnowledgeBase): BenchSystem {
-  return { id: "l0", label: "our L0 alone", role: "stage", run: (query) => kb.l0.search(query.text, { domain: null, limit: STAGE_DEFAULTS.l0Limit }) };
+  return {
+    id: "l0",
+    label: "our L0 alone",
+    role: "stage",
+    run: (query) => kb.l0.search(query.text, { domain: null, limit: STAGE_DEFAULTS.l0Limit }),
+  };
 }
 
 /** Our L1 alone, query embedding included: `kb.l1.search(query, { domain: null, k: 20, minScore: 0.05 })`. */
 export function createL1System(kb: KnowledgeBase): BenchSystem {
   const l1 = kb.l1;
   if (l1 === null) throw new BenchError("the knowledge base has no L1 layer; the bench needs the default embedder.");
-  return { id: "l1", label: "our L1 alone (incl. embedding)", role: "stage", run: (query) => l1.search(query.text, { domain: null, k: STAGE_DEFAULTS.l1K, minScore: STAGE_DEFAULTS.l1MinScore }) };
+  return {
+    id: "l1",
+    label: "our L1 alone (incl. embedding)",
+    role: "stage",
+    run: (query) => l1.search(query.text, { domain: null, k: STAGE_DEFAULTS.l1K, minScore: STAGE_DEFAULTS.l1MinScore }),
+  };
 }
 
 /** The query embedding alone: `embeddings.embedQuery(query)`. */
 export function createEmbedQuerySystem(embeddings: EmbeddingsInterface): BenchSystem {
-  return { id: "embed_query", label: "query embedding alone", role: "stage", run: (query) => embeddings.embedQuery(query.text) };
+  return {
+    id: "embed_query",
+    label: "query embedding alone",
+    role: "stage",
+    run: (query) => embeddings.embedQuery(query.text),
+  };
 }
 
 /**

@@ -7,7 +7,10 @@ import { replicateCorpus } from "../dataset/replicate-corpus.js";
  * The `size` chunks of the benchmark corpus, one per (replicated) SciFact document, made the way
  * the BEIR eval makes them, and the test claims as queries.
  */
-export async function benchChunks(dataset: string, size: number): Promise<{ chunks: Chunk[]; queries: string[]; generateMs: number }> {
+export async function benchChunks(
+  dataset: string,
+  size: number,
+): Promise<{ chunks: Chunk[]; queries: string[]; generateMs: number }> {
   const start = performance.now();
   const { docs, queries } = await loadSciFact(dataset);
   const chunks = replicateCorpus(docs, size).map(beirDocumentToChunk);

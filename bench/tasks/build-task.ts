@@ -25,7 +25,11 @@ export interface BuildResult {
 }
 
 /** Builds with `KnowledgeBase.fromChunks`, saves, and measures the folder. */
-export async function runBuildTask(spec: BuildSpec, keep: KeepPartial, log: (line: string) => void): Promise<BuildResult> {
+export async function runBuildTask(
+  spec: BuildSpec,
+  keep: KeepPartial,
+  log: (line: string) => void,
+): Promise<BuildResult> {
   const { chunks, generateMs } = await benchChunks(spec.dataset, spec.size);
   log(`generated ${chunks.length} chunks in ${(generateMs / 1000).toFixed(1)} s; building`);
   const buildStart = performance.now();

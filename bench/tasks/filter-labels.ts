@@ -79,7 +79,8 @@ export function labelChunks(chunks: readonly Chunk[]): { chunks: Chunk[]; counts
   const groups: Record<string, number> = {};
   SELECTIVITIES.forEach((s, i) => {
     const group = groupOf(s);
-    const ids = s >= 1 ? Uint32Array.from({ length: size }, (_, id) => id) : sampleIds(size, countFor(s, size), GROUP_SEED + i);
+    const ids =
+      s >= 1 ? Uint32Array.from({ length: size }, (_, id) => id) : sampleIds(size, countFor(s, size), GROUP_SEED + i);
     for (const id of ids) access[id].push(group);
     groups[group] = ids.length;
   });
@@ -96,6 +97,9 @@ export function labelChunks(chunks: readonly Chunk[]): { chunks: Chunk[]; counts
     domains[domain] = n;
   }
   domains[REST_DOMAIN] = size - at;
-  const labelled = chunks.map((chunk, id) => ({ ...chunk, meta: { ...chunk.meta, access: access[id], domain: domainOfChunk[id] } }));
+  const labelled = chunks.map((chunk, id) => ({
+    ...chunk,
+    meta: { ...chunk.meta, access: access[id], domain: domainOfChunk[id] },
+  }));
   return { chunks: labelled, counts: { groups, domains } };
 }

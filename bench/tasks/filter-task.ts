@@ -3,7 +3,14 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { applyScope, type AppliedScope } from "../../src/access/access-scope.js";
 import type { ChunkFilter } from "../../src/access/chunk-filter.js";
-import { EXACT_SCAN_MAX_CHUNKS, exactNearest, LabelVectorCache, OVERSAMPLE_FACTOR, OVERSAMPLE_MAX_DEPTH, OVERSAMPLE_MAX_SHARE } from "../../src/l1/exact-search.js";
+import {
+  EXACT_SCAN_MAX_CHUNKS,
+  exactNearest,
+  LabelVectorCache,
+  OVERSAMPLE_FACTOR,
+  OVERSAMPLE_MAX_DEPTH,
+  OVERSAMPLE_MAX_SHARE,
+} from "../../src/l1/exact-search.js";
 import { VECTOR_INDEX_DEFAULTS, VectorIndex } from "../../src/l1/vector-index.js";
 import { decodeVectorLabels } from "../../src/l1/vector-labels.js";
 import { KnowledgeBase, type LookupResult } from "../../src/index.js";
@@ -13,7 +20,16 @@ import { summarize, type LatencySummary } from "../measure/percentile.js";
 import type { BenchQuery } from "../systems/bench-system.js";
 import { createToolSystem, type ToolSystem } from "../systems/lookup-tool.js";
 import { benchChunks } from "./bench-chunks.js";
-import { countFor, domainOf, groupOf, labelChunks, percentLabel, sampleIds, SELECTIVITIES, type FilterLabelCounts } from "./filter-labels.js";
+import {
+  countFor,
+  domainOf,
+  groupOf,
+  labelChunks,
+  percentLabel,
+  sampleIds,
+  SELECTIVITIES,
+  type FilterLabelCounts,
+} from "./filter-labels.js";
 import type { FilterSpec, KeepPartial } from "./task-spec.js";
 
 /** Neighbours compared for recall. */
@@ -113,7 +129,9 @@ function planOf(filter: ChunkFilter | null, total: number): L1Plan {
 function planForSize(size: number, total: number): Exclude<L1Plan, "unfiltered"> {
   if (size <= EXACT_SCAN_MAX_CHUNKS) return "exact";
   const share = size / total;
-  return share <= OVERSAMPLE_MAX_SHARE && Math.ceil((OVERSAMPLE_FACTOR * TOOL_L1_K) / share) <= OVERSAMPLE_MAX_DEPTH ? "oversampled" : "hnsw";
+  return share <= OVERSAMPLE_MAX_SHARE && Math.ceil((OVERSAMPLE_FACTOR * TOOL_L1_K) / share) <= OVERSAMPLE_MAX_DEPTH
+    ? "oversampled"
+    : "hnsw";
 }
 
 /** The unit-length query vector as a Float32Array, the way `exactNearest` scores it. */
@@ -165,7 +183,12 @@ function recallOf(found: readonly number[], exact: readonly number[]): number {
 
 /** hnswlib's file of a freshly saved index: in its one generation folder (or at the top, flat layout). */
 function graphFileIn(indexDir: string): string {
-  const candidates = [join(indexDir, "vectors.hnsw"), ...readdirSync(indexDir).filter((name) => name.startsWith("gen-")).map((name) => join(indexDir, name, "vectors.hnsw"))];
+  const candidates = [
+    join(indexDir, "vectors.hnsw"),
+    ...readdirSync(indexDir)
+      .filter((name) => name.startsWith("gen-"))
+      .map((name) => join(indexDir, name, "vectors.hnsw")),
+  ];
   const found = candidates.filter((file) => existsSync(file));
   if (found.length !== 1) throw new BenchError(`expected one vectors.hnsw in ${indexDir}, found ${found.length}.`);
   return found[0];
@@ -185,16 +208,23 @@ function timeOnce(work: () => unknown): number {
  * exact top 10 among the admitted chunks, and times both L1 plans (exact scan, graph with the
  * filter callback) on admitted sets around the cut-over `EXACT_SCAN_MAX_CHUNKS`.
  */
-export async function runFilterTask(spec: FilterSpec, keep: KeepPartial, log: (line: string) => void): Promise<FilterResult> {
+export async function runFilterTask(
+  spec: FilterSpec,
+  keep: KeepPartial,
+  log: (line: string) => void,
+): Promise<FilterResult> {
   const { chunks: plain, queries: texts, generateMs } = await benchChunks(spec.dataset, spec.size);
   const { chunks, counts } = labelChunks(plain);
-  log(`generated and labelled ${chunks.length} chunks in ${(generateMs / 1000).toFixed(1)} s (groups ${JSON.stringify(counts.groups)}, domains ${JSON.stringify(counts.domains)}); building`);
+  log(
+    `generated and labelled ${chunks.length} chunks in ${(generateMs / 1000).toFixed(1)} s (groups ${JSON.stringify(counts.groups)}, domains ${JSON.stringify(counts.domains)}); building`,
+  );
   const buildStart = performance.now();
   const kb = await KnowledgeBase.fromChunks(chunks);
   const buildMs = performance.now() - buildStart;
   const l1 = kb.l1;
   const embeddings = kb.embeddings;
-  if (l1 === null || embeddings === null) throw new BenchError("the knowledge base has no L1 layer; the filter rows need the default embedder.");
+  if (l1 === null || embeddings === null)
+    throw new BenchError("the knowledge base has no L1 layer; the filter rows need the default embedder.");
   log(`built in ${(buildMs / 1000).toFixed(1)} s; saving to read the graph back`);
 
   // The same graph as the knowledge base's (hnswlib's file of it), for the raw plan rows and the stored vectors.
@@ -215,23 +245,42 @@ export async function runFilterTask(spec: FilterSpec, keep: KeepPartial, log: (l
   map.forEach((chunk, label) => {
     if (chunk >= 0 && chunk < n) labelOf[chunk] = label;
   });
-  if (labelOf.includes(-1)) throw new BenchError("the saved graph has no vector for some chunk; the bench expects one per chunk.");
+  if (labelOf.includes(-1))
+    throw new BenchError("the saved graph has no vector for some chunk; the bench expects one per chunk.");
   // Stored (unit-length) vectors by chunk number.
   const vectors = new Float32Array(n * d);
   for (let chunk = 0; chunk < n; chunk++) vectors.set(graph.getPoint(labelOf[chunk]), chunk * d);
   const efSearch = VECTOR_INDEX_DEFAULTS.efSearch;
   keep({ size: spec.size, labels: counts, generateMs, buildMs, saveMs });
 
-  const cases: FilterCase[] = [{ id: "unfiltered", kind: "none", selectivity: 1, value: null, scope: null, domain: null, filter: null }];
+  const cases: FilterCase[] = [
+    { id: "unfiltered", kind: "none", selectivity: 1, value: null, scope: null, domain: null, filter: null },
+  ];
   for (const s of SELECTIVITIES) {
     const group = groupOf(s);
     const scope = scopeOf(group);
-    cases.push({ id: `access_${group}`, kind: "access", selectivity: s, value: group, scope, domain: null, filter: kb.access.filter(scope, null) });
+    cases.push({
+      id: `access_${group}`,
+      kind: "access",
+      selectivity: s,
+      value: group,
+      scope,
+      domain: null,
+      filter: kb.access.filter(scope, null),
+    });
   }
   for (const s of SELECTIVITIES) {
     if (s >= 1) continue; // 100%: no domain filter, the unfiltered row
     const domain = domainOf(s);
-    cases.push({ id: `domain_${domain}`, kind: "domain", selectivity: s, value: domain, scope: null, domain, filter: kb.access.filter(null, domain) });
+    cases.push({
+      id: `domain_${domain}`,
+      kind: "domain",
+      selectivity: s,
+      value: domain,
+      scope: null,
+      domain,
+      filter: kb.access.filter(null, domain),
+    });
   }
   for (const c of cases) {
     const expected = c.kind === "none" ? n : countFor(c.selectivity, n);
@@ -243,7 +292,10 @@ export async function runFilterTask(spec: FilterSpec, keep: KeepPartial, log: (l
   const probe = await l1.search(texts[0], { domain: null, filter: null, k: 1, minScore: -1 });
   graph.setEf(Math.max(efSearch, 1));
   const rawTop = map[graph.searchKnn(queryVectors[0], 1).neighbors[0]];
-  if (probe[0]?.id !== rawTop) throw new BenchError(`the graph read back does not answer like the knowledge base (top ${rawTop} vs ${probe[0]?.id}); labels are not chunk numbers.`);
+  if (probe[0]?.id !== rawTop)
+    throw new BenchError(
+      `the graph read back does not answer like the knowledge base (top ${rawTop} vs ${probe[0]?.id}); labels are not chunk numbers.`,
+    );
 
   // Recall pass: exact top 10 among the admitted chunks by brute force over the stored vectors, against kb.l1.search, filters round-robin per query.
   log(`recall pass: ${texts.length} queries x ${cases.length} filters`);
@@ -257,7 +309,10 @@ export async function runFilterTask(spec: FilterSpec, keep: KeepPartial, log: (l
       const start = performance.now();
       const hits = await l1.search(text, { domain, filter, k: RECALL_K, minScore: -1 });
       recall[c].ms.push(performance.now() - start);
-      const r = recallOf(hits.map((hit) => hit.id), exact);
+      const r = recallOf(
+        hits.map((hit) => hit.id),
+        exact,
+      );
       recall[c].sum += r;
       if (r < 1) recall[c].below++;
     }
@@ -280,7 +335,8 @@ export async function runFilterTask(spec: FilterSpec, keep: KeepPartial, log: (l
     const message = (await tool.system.run(queries[0])) as { artifact?: LookupResult };
     for (const block of message.artifact?.evidence ?? []) {
       const id = idOfSource.get(block.source);
-      if (filter !== null && (id === undefined || filter.admitted[id] !== 1)) throw new BenchError(`tool ${cases[i].id} returned ${block.source}, which its filter does not admit.`);
+      if (filter !== null && (id === undefined || filter.admitted[id] !== 1))
+        throw new BenchError(`tool ${cases[i].id} returned ${block.source}, which its filter does not admit.`);
     }
   }
   log(`timing ${tools.length} tool variants round-robin`);
@@ -352,7 +408,9 @@ export async function runFilterTask(spec: FilterSpec, keep: KeepPartial, log: (l
       hnswToExactP50: hnsw.p50 / exact.p50,
       chosen: planForSize(size, spec.size),
     });
-    log(`plans at ${size} admitted: exact p50 ${exact.p50.toFixed(3)} ms, hnsw p50 ${hnsw.p50.toFixed(3)} ms (recall ${(recallSum / texts.length).toFixed(3)})`);
+    log(
+      `plans at ${size} admitted: exact p50 ${exact.p50.toFixed(3)} ms, hnsw p50 ${hnsw.p50.toFixed(3)} ms (recall ${(recallSum / texts.length).toFixed(3)})`,
+    );
   }
   let graphWinsFrom: number | null = null;
   for (let i = planRows.length - 1; i >= 0 && planRows[i].faster === "hnsw"; i--) graphWinsFrom = planRows[i].admitted;

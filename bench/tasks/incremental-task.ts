@@ -55,7 +55,9 @@ export interface IncrementalResult {
 function updatable(kb: KnowledgeBase): UpdatableKnowledgeBase {
   const candidate = kb as unknown as Partial<UpdatableKnowledgeBase>;
   if (typeof candidate.update !== "function") {
-    throw new BenchError("KnowledgeBase.update({ corpusDir }) is not in the public API yet, so the incremental re-index cannot be timed; run the bench again when it has landed (the full-rebuild figures are in the partial result).");
+    throw new BenchError(
+      "KnowledgeBase.update({ corpusDir }) is not in the public API yet, so the incremental re-index cannot be timed; run the bench again when it has landed (the full-rebuild figures are in the partial result).",
+    );
   }
   return candidate as UpdatableKnowledgeBase;
 }
@@ -86,7 +88,13 @@ async function editFile(corpusDir: string, file: string, section: number, marker
   await writeFile(path, editOneSection(await readFile(path, "utf8"), section, marker), "utf8");
 }
 
-async function timeUpdate(kb: KnowledgeBase, corpusDir: string, indexDir: string, marker: string, loadMs?: number): Promise<UpdateTiming> {
+async function timeUpdate(
+  kb: KnowledgeBase,
+  corpusDir: string,
+  indexDir: string,
+  marker: string,
+  loadMs?: number,
+): Promise<UpdateTiming> {
   const base = updatable(kb);
   const start = performance.now();
   const { knowledgeBase, changes } = await base.update({ corpusDir });
@@ -96,7 +104,13 @@ async function timeUpdate(kb: KnowledgeBase, corpusDir: string, indexDir: string
   if (!knowledgeBase.chunks.some((chunk) => chunk.content.includes(marker))) {
     throw new BenchError(`update did not pick up the edit: no chunk holds "${marker}" afterwards.`);
   }
-  return { ...(loadMs !== undefined ? { loadMs } : {}), updateMs, saveMs, totalMs: (loadMs ?? 0) + updateMs + saveMs, changes: compact(changes) };
+  return {
+    ...(loadMs !== undefined ? { loadMs } : {}),
+    updateMs,
+    saveMs,
+    totalMs: (loadMs ?? 0) + updateMs + saveMs,
+    changes: compact(changes),
+  };
 }
 
 /**
@@ -104,7 +118,11 @@ async function timeUpdate(kb: KnowledgeBase, corpusDir: string, indexDir: string
  * chunk per document), builds and saves them, edits one word in one file and times `update` + save
  * (in memory, then load + update + save as the CLI does), then a full rebuild of the same folder.
  */
-export async function runIncrementalTask(spec: IncrementalSpec, keep: KeepPartial, log: (line: string) => void): Promise<IncrementalResult> {
+export async function runIncrementalTask(
+  spec: IncrementalSpec,
+  keep: KeepPartial,
+  log: (line: string) => void,
+): Promise<IncrementalResult> {
   const corpusDir = join(spec.workDir, "corpus");
   const indexDir = join(spec.workDir, "index");
   const writeStart = performance.now();
@@ -115,8 +133,17 @@ export async function runIncrementalTask(spec: IncrementalSpec, keep: KeepPartia
   log(`wrote ${files.length} Markdown files of ${spec.sectionsPerFile} sections; building`);
 
   const { kb, ...initialBuild } = await fullBuild(corpusDir, indexDir);
-  if (initialBuild.chunkCount !== spec.size) throw new BenchError(`the Markdown corpus gave ${initialBuild.chunkCount} chunks, not ${spec.size}: the files do not chunk one section per document.`);
-  const partial: Partial<IncrementalResult> = { size: spec.size, files: files.length, sectionsPerFile: spec.sectionsPerFile, writeCorpusMs, initialBuild };
+  if (initialBuild.chunkCount !== spec.size)
+    throw new BenchError(
+      `the Markdown corpus gave ${initialBuild.chunkCount} chunks, not ${spec.size}: the files do not chunk one section per document.`,
+    );
+  const partial: Partial<IncrementalResult> = {
+    size: spec.size,
+    files: files.length,
+    sectionsPerFile: spec.sectionsPerFile,
+    writeCorpusMs,
+    initialBuild,
+  };
   keep(partial);
   log(`full build + save ${(initialBuild.totalMs / 1000).toFixed(1)} s; timing update`);
 

@@ -35,5 +35,11 @@ export async function runLoadTask(spec: LoadSpec, keep: KeepPartial, log: (line:
     await lookup.invoke({ type: "tool_call", id: `serve-${i}`, name: TOOL_NAME, args: { query } });
     durations.push(performance.now() - t);
   }
-  return { size: spec.size, loadMs, rssAfterLoadBytes, serve: summarize(durations), maxRssKiB: process.resourceUsage().maxRSS };
+  return {
+    size: spec.size,
+    loadMs,
+    rssAfterLoadBytes,
+    serve: summarize(durations),
+    maxRssKiB: process.resourceUsage().maxRSS,
+  };
 }

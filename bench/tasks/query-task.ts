@@ -12,7 +12,12 @@ import { createLangChainEnsemble } from "../systems/langchain-ensemble.js";
 import { createToolSystem } from "../systems/lookup-tool.js";
 import { createRawFlexSearch } from "../systems/raw-flexsearch.js";
 import { createRawHnswlib } from "../systems/raw-hnswlib.js";
-import { createEmbedQuerySystem, createL0System, createL1System, createTraceAppendSystem } from "../systems/stage-systems.js";
+import {
+  createEmbedQuerySystem,
+  createL0System,
+  createL1System,
+  createTraceAppendSystem,
+} from "../systems/stage-systems.js";
 import type { KeepPartial, QuerySpec } from "./task-spec.js";
 
 /** What the query child measured. */
@@ -54,14 +59,21 @@ async function embedAll(embeddings: EmbeddingsInterface, chunks: readonly Chunk[
  * Loads our index, builds the raw engines and LangChain's ensemble over the same chunks and
  * vectors, and times all systems side by side on the same queries (see `measureSystems`).
  */
-export async function runQueryTask(spec: QuerySpec, keep: KeepPartial, log: (line: string) => void): Promise<QueryResult> {
+export async function runQueryTask(
+  spec: QuerySpec,
+  keep: KeepPartial,
+  log: (line: string) => void,
+): Promise<QueryResult> {
   const { queries: texts } = await loadSciFact(spec.dataset);
   const { value: kb, ms: loadMs } = await timed(() => KnowledgeBase.load(spec.indexDir));
   const embeddings = kb.embeddings;
-  if (embeddings === null) throw new BenchError("the saved index has no embeddings; the bench needs the default embedder.");
+  if (embeddings === null)
+    throw new BenchError("the saved index has no embeddings; the bench needs the default embedder.");
   const graphNodes = graphNodeIds(createRetrievalGraph({ knowledgeBase: kb, tracePath: null }));
   const nodeCount = graphNodes.length;
-  log(`loaded ${kb.chunks.length} chunks in ${(loadMs / 1000).toFixed(2)} s; retrieval graph has ${nodeCount} nodes; setting up the other systems`);
+  log(
+    `loaded ${kb.chunks.length} chunks in ${(loadMs / 1000).toFixed(2)} s; retrieval graph has ${nodeCount} nodes; setting up the other systems`,
+  );
 
   const setupMs: Record<string, number> = {};
   const { value: docVectors, ms: embedMs } = await timed(() => embedAll(embeddings, kb.chunks));
@@ -87,7 +99,8 @@ export async function runQueryTask(spec: QuerySpec, keep: KeepPartial, log: (lin
   await tool.system.run(queries[0]);
   const records = (await readTraceFile(toolTrace)).records;
   const record = records[records.length - 1];
-  if (record === undefined || record.tool_name !== TOOL_NAME) throw new BenchError(`the tool wrote no trace line to ${toolTrace}.`);
+  if (record === undefined || record.tool_name !== TOOL_NAME)
+    throw new BenchError(`the tool wrote no trace line to ${toolTrace}.`);
 
   const systems = [
     prepared.langgraph_floor.system,
@@ -115,7 +128,8 @@ export async function runQueryTask(spec: QuerySpec, keep: KeepPartial, log: (lin
     loadMs,
     setupMs,
     systems: measured,
-    toolStages: stages.length === 0 ? null : Object.fromEntries(stages.map(([stage, samples]) => [stage, summarize(samples)])),
+    toolStages:
+      stages.length === 0 ? null : Object.fromEntries(stages.map(([stage, samples]) => [stage, summarize(samples)])),
     toolCallsWithoutTimings: tool.callsWithoutTimings(),
     maxRssKiB: process.resourceUsage().maxRSS,
   };

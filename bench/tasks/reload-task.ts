@@ -1,4 +1,10 @@
-import { createLookupKnowledgeTool, followKnowledgeBase, KnowledgeBase, TOOL_NAME, type TraceSink } from "../../src/index.js";
+import {
+  createLookupKnowledgeTool,
+  followKnowledgeBase,
+  KnowledgeBase,
+  TOOL_NAME,
+  type TraceSink,
+} from "../../src/index.js";
 import { BenchError } from "../bench-error.js";
 import { summarize, type LatencySummary } from "../measure/percentile.js";
 import { benchChunks } from "./bench-chunks.js";
@@ -42,11 +48,19 @@ export interface ReloadResult {
  * folder (as `serve --watch` does), and times how soon lookups answer from it, how slow they get
  * meanwhile, and what the swap costs in memory.
  */
-export async function runReloadTask(spec: ReloadSpec, keep: KeepPartial, log: (line: string) => void): Promise<ReloadResult> {
+export async function runReloadTask(
+  spec: ReloadSpec,
+  keep: KeepPartial,
+  log: (line: string) => void,
+): Promise<ReloadResult> {
   const { chunks, queries } = await benchChunks(spec.dataset, spec.size);
   const built = await KnowledgeBase.fromChunks(chunks, {});
   await built.save(spec.indexDir);
-  const followed = await followKnowledgeBase(spec.indexDir, { pollMs: POLL_MS, onWarning: log, onGeneration: ({ generation }) => log(`now serving ${generation}`) });
+  const followed = await followKnowledgeBase(spec.indexDir, {
+    pollMs: POLL_MS,
+    onWarning: log,
+    onGeneration: ({ generation }) => log(`now serving ${generation}`),
+  });
   const first = followed.generation;
   const generationOf = new Map<string, string | null>();
   const traceSink: TraceSink = {
@@ -67,7 +81,12 @@ export async function runReloadTask(spec: ReloadSpec, keep: KeepPartial, log: (l
     const query = queries[next++ % queries.length];
     const t = performance.now();
     try {
-      const message = await lookup.invoke({ type: "tool_call", id: `reload-${next}`, name: TOOL_NAME, args: { query } });
+      const message = await lookup.invoke({
+        type: "tool_call",
+        id: `reload-${next}`,
+        name: TOOL_NAME,
+        args: { query },
+      });
       const id = (message.artifact as { invocationId: string }).invocationId;
       return { ms: performance.now() - t, generation: generationOf.get(id) ?? null, doneAt: performance.now() };
     } catch {
@@ -99,8 +118,10 @@ export async function runReloadTask(spec: ReloadSpec, keep: KeepPartial, log: (l
   let firstNewAt: number | null = null;
   const deadline = performance.now() + 600_000;
   while (firstNewAt === null) {
-    if (saveError !== null) throw new BenchError(`reload ${spec.size}: the save of the new generation failed: ${String(saveError)}`);
-    if (performance.now() > deadline) throw new BenchError(`reload ${spec.size}: no lookup answered from the new generation within 600 s of the save`);
+    if (saveError !== null)
+      throw new BenchError(`reload ${spec.size}: the save of the new generation failed: ${String(saveError)}`);
+    if (performance.now() > deadline)
+      throw new BenchError(`reload ${spec.size}: no lookup answered from the new generation within 600 s of the save`);
     const run = await once();
     during.push(run.ms);
     if (run.generation !== null && run.generation !== first) firstNewAt = run.doneAt;

@@ -15,10 +15,17 @@ export function vectorFileBytesOf(files: Record<string, number>): number {
  * `KnowledgeBase.fromChunks` over the replicated SciFact chunks, HNSW only or with the pgvector
  * store (which also writes one row per chunk), then `save`. The store's calls are timed around.
  */
-export async function runBuildVariant(spec: BuildVariantSpec, keep: KeepPartial, log: (line: string) => void): Promise<BuildVariantResult> {
+export async function runBuildVariant(
+  spec: BuildVariantSpec,
+  keep: KeepPartial,
+  log: (line: string) => void,
+): Promise<BuildVariantResult> {
   const { chunks, generateMs } = await benchChunks(spec.dataset, spec.size);
   let storeCalls: StoreCallTimes | null = null;
-  const connection = spec.variant === "store" && spec.pg ? await connectPgVectorStore({ connectionString: spec.pg.url, tableName: spec.pg.tableName }) : null;
+  const connection =
+    spec.variant === "store" && spec.pg
+      ? await connectPgVectorStore({ connectionString: spec.pg.url, tableName: spec.pg.tableName })
+      : null;
   if (connection) storeCalls = timeStoreCalls(connection.store);
   try {
     const phaseStartMs: Record<string, number> = {};

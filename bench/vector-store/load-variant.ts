@@ -1,7 +1,13 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { connectPgVectorStore, KnowledgeBase, TOOL_NAME, createLookupKnowledgeTool, type LookupResult } from "../../src/index.js";
+import {
+  connectPgVectorStore,
+  KnowledgeBase,
+  TOOL_NAME,
+  createLookupKnowledgeTool,
+  type LookupResult,
+} from "../../src/index.js";
 import { loadSciFact } from "../dataset/load-scifact.js";
 import { fileSizes } from "../measure/dir-bytes.js";
 import { summarize } from "../measure/percentile.js";
@@ -33,10 +39,17 @@ async function serveClaims(dataset: string, count: number): Promise<string[]> {
  * `KnowledgeBase.load(dir, { vectorStore })` (pgvector), memory after a forced GC, then a few
  * tool lookups and memory again.
  */
-export async function runLoadVariant(spec: LoadVariantSpec, keep: KeepPartial, log: (line: string) => void): Promise<LoadVariantResult> {
+export async function runLoadVariant(
+  spec: LoadVariantSpec,
+  keep: KeepPartial,
+  log: (line: string) => void,
+): Promise<LoadVariantResult> {
   const claims = await serveClaims(spec.dataset, spec.serveQueries);
   const connectStart = performance.now();
-  const connection = spec.variant === "store" && spec.pg ? await connectPgVectorStore({ connectionString: spec.pg.url, tableName: spec.pg.tableName }) : null;
+  const connection =
+    spec.variant === "store" && spec.pg
+      ? await connectPgVectorStore({ connectionString: spec.pg.url, tableName: spec.pg.tableName })
+      : null;
   const connectMs = connection ? performance.now() - connectStart : 0;
   try {
     const beforeLoad = settledMemory();

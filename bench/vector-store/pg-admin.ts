@@ -20,13 +20,24 @@ export async function adminClient(url: string): Promise<pg.Client> {
 
 /** `format_type` of a column, e.g. `vector` or `vector(256)`. */
 export async function columnType(client: pg.Client, table: string, column = "embedding"): Promise<string> {
-  const { rows } = await client.query<{ type: string }>("SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1::regclass AND attname = $2", [table, column]);
+  const { rows } = await client.query<{ type: string }>(
+    "SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1::regclass AND attname = $2",
+    [table, column],
+  );
   return rows[0]?.type ?? "missing";
 }
 
 /** The plan of the store's query for `vector`, one line per node, the vector literal elided. */
-export async function explainStoreSearch(client: pg.Client, table: string, vector: readonly number[], k: number): Promise<string> {
-  const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${storeSearchSql(table)}`, [vectorLiteral(vector), k]);
+export async function explainStoreSearch(
+  client: pg.Client,
+  table: string,
+  vector: readonly number[],
+  k: number,
+): Promise<string> {
+  const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${storeSearchSql(table)}`, [
+    vectorLiteral(vector),
+    k,
+  ]);
   return rows.map((row) => row["QUERY PLAN"].replace(/'\[[^\]]*\]'/g, "'[...]'").trim()).join(" | ");
 }
 
@@ -48,7 +59,13 @@ export async function outcomeOf(client: pg.Client, sql: string): Promise<string>
 }
 
 /** Table heap, all its indexes, and the whole relation, in bytes. */
-export async function relationBytes(client: pg.Client, table: string): Promise<{ tableBytes: number; indexBytes: number; totalRelationBytes: number }> {
-  const { rows } = await client.query<{ t: string; i: string; all: string }>("SELECT pg_table_size($1::regclass) AS t, pg_indexes_size($1::regclass) AS i, pg_total_relation_size($1::regclass) AS all", [table]);
+export async function relationBytes(
+  client: pg.Client,
+  table: string,
+): Promise<{ tableBytes: number; indexBytes: number; totalRelationBytes: number }> {
+  const { rows } = await client.query<{ t: string; i: string; all: string }>(
+    "SELECT pg_table_size($1::regclass) AS t, pg_indexes_size($1::regclass) AS i, pg_total_relation_size($1::regclass) AS all",
+    [table],
+  );
   return { tableBytes: Number(rows[0].t), indexBytes: Number(rows[0].i), totalRelationBytes: Number(rows[0].all) };
 }

@@ -22,12 +22,17 @@ export interface PgServerProcess {
  */
 export async function startPgServerProcess(timeoutMs = 60_000): Promise<PgServerProcess> {
   const loader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-  const child: ChildProcess = spawn(process.execPath, ["--import", loader, SERVER_SCRIPT], { stdio: ["pipe", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, ["--import", loader, SERVER_SCRIPT], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let tail = "";
   child.stderr?.on("data", (data: Buffer) => void (tail = (tail + data.toString("utf8")).slice(-4000)));
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new BenchError(`the PGlite server did not start within ${timeoutMs / 1000} s`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new BenchError(`the PGlite server did not start within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
     child.stdout?.on("data", (data: Buffer) => {
       out += data.toString("utf8");
       const line = out.split("\n").find((text) => text.startsWith("{"));

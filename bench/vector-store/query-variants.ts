@@ -1,11 +1,26 @@
 import type pg from "pg";
-import { connectPgVectorStore, createLookupKnowledgeTool, KnowledgeBase, TOOL_NAME, type Candidate, type LookupResult } from "../../src/index.js";
+import {
+  connectPgVectorStore,
+  createLookupKnowledgeTool,
+  KnowledgeBase,
+  TOOL_NAME,
+  type Candidate,
+  type LookupResult,
+} from "../../src/index.js";
 import { loadSciFact } from "../dataset/load-scifact.js";
 import { percentile, summarize } from "../measure/percentile.js";
 import type { KeepPartial } from "../tasks/task-spec.js";
 import { meanOverlap, rotate } from "./pass-math.js";
 import { adminClient, columnType, outcomeOf, relationBytes, timedQuery } from "./pg-admin.js";
-import type { IndexNotes, PassRatio, QueryVariantsResult, QueryVariantsSpec, StoreSearchPlans, SystemTimings, TimingPhase } from "./sizing-spec.js";
+import type {
+  IndexNotes,
+  PassRatio,
+  QueryVariantsResult,
+  QueryVariantsSpec,
+  StoreSearchPlans,
+  SystemTimings,
+  TimingPhase,
+} from "./sizing-spec.js";
 
 /**
  * How pgvector answers a block of queries: `exact` a sequential scan (`enable_indexscan = off`),
@@ -73,8 +88,19 @@ async function explain(client: pg.Client, search: CapturedSearch): Promise<strin
 }
 
 /** Every system once per pass over the claims, in rotating order; `passes` passes. */
-async function timePasses(systems: readonly TimedSystem[], claims: readonly string[], passes: number, admin: pg.Client, log: (line: string) => void, name: string): Promise<PassSamples> {
-  const samples: PassSamples = { durations: new Map(systems.map((s) => [s.id, []])), statuses: new Map(), firstAnswers: new Map() };
+async function timePasses(
+  systems: readonly TimedSystem[],
+  claims: readonly string[],
+  passes: number,
+  admin: pg.Client,
+  log: (line: string) => void,
+  name: string,
+): Promise<PassSamples> {
+  const samples: PassSamples = {
+    durations: new Map(systems.map((s) => [s.id, []])),
+    statuses: new Map(),
+    firstAnswers: new Map(),
+  };
   for (let pass = 0; pass < passes; pass++) {
     for (const system of rotate(systems, pass)) {
       await setMode(admin, system.mode);
@@ -111,7 +137,9 @@ function timingsOf(systems: readonly TimedSystem[], samples: PassSamples, phase:
       perRepeat: runs.map(summarize),
       pooled: summarize(runs.flat()),
       ...(status ? { l1Statuses: status } : {}),
-      ...(isL1 && answers.length > 0 ? { fullAnswers: answers.filter((answer) => answer.length === 10).length / answers.length } : {}),
+      ...(isL1 && answers.length > 0
+        ? { fullAnswers: answers.filter((answer) => answer.length === 10).length / answers.length }
+        : {}),
     };
   });
 }
@@ -130,7 +158,11 @@ function passRatio(timings: readonly SystemTimings[], over: string, under: strin
  * to choose, one after giving it statistics on the row-scope filter, and the recall@10 of the
  * approximate answers against the exact ones.
  */
-export async function runQueryVariants(spec: QueryVariantsSpec, keep: KeepPartial, log: (line: string) => void): Promise<QueryVariantsResult> {
+export async function runQueryVariants(
+  spec: QueryVariantsSpec,
+  keep: KeepPartial,
+  log: (line: string) => void,
+): Promise<QueryVariantsResult> {
   // The claims benchChunks returns (the SciFact test queries); the chunks live in the saved indexes.
   const { queries: claims } = await loadSciFact(spec.dataset);
   const timedClaims = claims.slice(0, spec.queries);
@@ -149,12 +181,17 @@ export async function runQueryVariants(spec: QueryVariantsSpec, keep: KeepPartia
     await storeKb.l1!.search(timedClaims[0], L1_OPTIONS);
     const search = captured.last();
     if (search === null) throw new Error("the pgvector store sent no similarity search through its pool");
-    const pgvectorVersion = (await admin.query<{ v: string }>("SELECT extversion AS v FROM pg_extension WHERE extname = 'vector'")).rows[0]?.v ?? "unknown";
+    const pgvectorVersion =
+      (await admin.query<{ v: string }>("SELECT extversion AS v FROM pg_extension WHERE extname = 'vector'")).rows[0]
+        ?.v ?? "unknown";
 
     const columnTypeBefore = await columnType(admin, table);
     let indexNotes: IndexNotes | null = null;
     if (spec.indexNotes) {
-      const plainIndexOnCreatedColumn = await outcomeOf(admin, `CREATE INDEX lk_sizing_plain_probe ON ${table} USING hnsw (embedding vector_cosine_ops)`);
+      const plainIndexOnCreatedColumn = await outcomeOf(
+        admin,
+        `CREATE INDEX lk_sizing_plain_probe ON ${table} USING hnsw (embedding vector_cosine_ops)`,
+      );
       if (plainIndexOnCreatedColumn === "ok") await admin.query("DROP INDEX lk_sizing_plain_probe");
       const store = connection.store as unknown as { createHnswIndex(config: { dimensions: number }): Promise<void> };
       const start = performance.now();
@@ -164,17 +201,34 @@ export async function runQueryVariants(spec: QueryVariantsSpec, keep: KeepPartia
       const langchainCreateHnswIndexPlan = await explain(admin, search);
       await setMode(admin, "planner");
       await admin.query("DROP INDEX IF EXISTS embedding_embedding_hnsw_idx");
-      indexNotes = { columnType: columnTypeBefore, plainIndexOnCreatedColumn, langchainCreateHnswIndexPlan, langchainCreateHnswIndexMs };
+      indexNotes = {
+        columnType: columnTypeBefore,
+        plainIndexOnCreatedColumn,
+        langchainCreateHnswIndexPlan,
+        langchainCreateHnswIndexMs,
+      };
       log(`LangChain createHnswIndex, seq scans off: ${langchainCreateHnswIndexPlan}`);
     }
     // connectPgVectorStore creates `embedding vector` without dimensions, which an HNSW index refuses.
-    const alterColumnMs = /^vector$/.test(columnTypeBefore) ? await timedQuery(admin, `ALTER TABLE ${table} ALTER COLUMN embedding TYPE vector(${dimensions})`) : null;
+    const alterColumnMs = /^vector$/.test(columnTypeBefore)
+      ? await timedQuery(admin, `ALTER TABLE ${table} ALTER COLUMN embedding TYPE vector(${dimensions})`)
+      : null;
     await admin.query(`SET maintenance_work_mem = '${spec.maintenanceWorkMem}'`);
     log("building the pgvector HNSW index (m 16, ef_construction 64)...");
-    const createIndexMs = await timedQuery(admin, `CREATE INDEX lk_sizing_hnsw ON ${table} USING hnsw (embedding vector_cosine_ops)`);
+    const createIndexMs = await timedQuery(
+      admin,
+      `CREATE INDEX lk_sizing_hnsw ON ${table} USING hnsw (embedding vector_cosine_ops)`,
+    );
     await admin.query(`ANALYZE ${table}`);
     const efSearch = (await admin.query<{ "hnsw.ef_search": string }>("SHOW hnsw.ef_search")).rows[0]["hnsw.ef_search"];
-    const plans: StoreSearchPlans = { sql: search.text.replace(/\s+/g, " ").trim(), params: search.values.slice(1), exact: "", index: "", planner: "", scopeStats: "" };
+    const plans: StoreSearchPlans = {
+      sql: search.text.replace(/\s+/g, " ").trim(),
+      params: search.values.slice(1),
+      exact: "",
+      index: "",
+      planner: "",
+      scopeStats: "",
+    };
     for (const mode of ["exact", "index", "planner"] as const) {
       await setMode(admin, mode);
       plans[mode] = await explain(admin, search);
@@ -187,15 +241,40 @@ export async function runQueryVariants(spec: QueryVariantsSpec, keep: KeepPartia
     const storeTool = createLookupKnowledgeTool({ knowledgeBase: storeKb, tracePath: null });
     let calls = 0;
     const viaTool = (tool: typeof hnswTool) => async (query: string) => {
-      const message = await tool.invoke({ type: "tool_call", id: `sizing-${calls++}`, name: TOOL_NAME, args: { query } });
+      const message = await tool.invoke({
+        type: "tool_call",
+        id: `sizing-${calls++}`,
+        name: TOOL_NAME,
+        args: { query },
+      });
       return (message as { artifact?: LookupResult }).artifact?.l1Status ?? "none";
     };
-    const l1Hnsw: TimedSystem = { id: "l1_hnsw", label: "L1 hnswlib (in process)", mode: null, run: async (q) => sourcesOf(await hnswKb.l1!.search(q, L1_OPTIONS)) };
-    const l1Store = (id: string, label: string, mode: PgMode): TimedSystem => ({ id, label, mode, run: async (q) => sourcesOf(await storeKb.l1!.search(q, L1_OPTIONS)) });
+    const l1Hnsw: TimedSystem = {
+      id: "l1_hnsw",
+      label: "L1 hnswlib (in process)",
+      mode: null,
+      run: async (q) => sourcesOf(await hnswKb.l1!.search(q, L1_OPTIONS)),
+    };
+    const l1Store = (id: string, label: string, mode: PgMode): TimedSystem => ({
+      id,
+      label,
+      mode,
+      run: async (q) => sourcesOf(await storeKb.l1!.search(q, L1_OPTIONS)),
+    });
     const toolHnsw: TimedSystem = { id: "tool_hnsw", label: "tool, L1 hnswlib", mode: null, run: viaTool(hnswTool) };
-    const toolStore = (id: string, label: string, mode: PgMode): TimedSystem => ({ id, label, mode, run: viaTool(storeTool) });
+    const toolStore = (id: string, label: string, mode: PgMode): TimedSystem => ({
+      id,
+      label,
+      mode,
+      run: viaTool(storeTool),
+    });
     const repeated: TimedSystem[] = [
-      { id: "embed", label: "query embedding alone", mode: null, run: async (q) => (await hnswKb.embeddings!.embedQuery(q), []) },
+      {
+        id: "embed",
+        label: "query embedding alone",
+        mode: null,
+        run: async (q) => (await hnswKb.embeddings!.embedQuery(q), []),
+      },
       l1Hnsw,
       l1Store("l1_pg_exact", "L1 pgvector, sequential scan (exact)", "exact"),
       l1Store("l1_pg_index", "L1 pgvector, HNSW index (forced)", "index"),
@@ -209,22 +288,37 @@ export async function runQueryVariants(spec: QueryVariantsSpec, keep: KeepPartia
       for (const claim of warmClaims) await system.run(claim);
     }
     const main = await timePasses(repeated, timedClaims, spec.repeats, admin, log, "repeated");
-    const plannerSystems = [l1Hnsw, l1Store("l1_pg_planner", "L1 pgvector, index present, planner's choice", "planner")];
+    const plannerSystems = [
+      l1Hnsw,
+      l1Store("l1_pg_planner", "L1 pgvector, index present, planner's choice", "planner"),
+    ];
     const planner = await timePasses(plannerSystems, timedClaims, 1, admin, log, "planner's choice");
 
     // The scope filter (lk_kb, lk_gen) on JSON expressions has no statistics: the planner guesses
     // a handful of matching rows and scans the table. A btree on the expressions gives ANALYZE some.
-    const scopeIndexMs = await timedQuery(admin, `CREATE INDEX lk_sizing_scope ON ${table} ((metadata->>'lk_kb'), (metadata->>'lk_gen'))`);
+    const scopeIndexMs = await timedQuery(
+      admin,
+      `CREATE INDEX lk_sizing_scope ON ${table} ((metadata->>'lk_kb'), (metadata->>'lk_gen'))`,
+    );
     await admin.query(`ANALYZE ${table}`);
     await setMode(admin, "planner");
     plans.scopeStats = await explain(admin, search);
     log(`with scope statistics: ${plans.scopeStats}`);
-    const scopedSystems = [l1Hnsw, l1Store("l1_pg_scope_stats", "L1 pgvector, planner's choice with scope statistics", "planner"), toolHnsw, toolStore("tool_pg_scope_stats", "tool, L1 pgvector, planner's choice with scope statistics", "planner")];
+    const scopedSystems = [
+      l1Hnsw,
+      l1Store("l1_pg_scope_stats", "L1 pgvector, planner's choice with scope statistics", "planner"),
+      toolHnsw,
+      toolStore("tool_pg_scope_stats", "tool, L1 pgvector, planner's choice with scope statistics", "planner"),
+    ];
     for (const system of scopedSystems) for (const claim of warmClaims) await system.run(claim);
     const scoped = await timePasses(scopedSystems, timedClaims, 1, admin, log, "scope statistics");
     await setMode(admin, "planner");
 
-    const timings = [...timingsOf(repeated, main, "repeated"), ...timingsOf(plannerSystems, planner, "planner"), ...timingsOf(scopedSystems, scoped, "scope_stats")];
+    const timings = [
+      ...timingsOf(repeated, main, "repeated"),
+      ...timingsOf(plannerSystems, planner, "planner"),
+      ...timingsOf(scopedSystems, scoped, "scope_stats"),
+    ];
     const repeatedTimings = timings.filter((t) => t.phase === "repeated");
     const plannerTimings = timings.filter((t) => t.phase === "planner");
     const scopedTimings = timings.filter((t) => t.phase === "scope_stats");

@@ -28,7 +28,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const spec = JSON.parse(specText) as SizingSpec;
-  const log = (line: string) => process.stderr.write(`[${spec.task}${"variant" in spec ? ` ${spec.variant}` : ""} ${spec.size}] ${line}\n`);
+  const log = (line: string) =>
+    process.stderr.write(`[${spec.task}${"variant" in spec ? ` ${spec.variant}` : ""} ${spec.size}] ${line}\n`);
   let partial: unknown;
   let output: ChildOutput<unknown>;
   try {

@@ -41,7 +41,8 @@ export const USAGE = `usage: npx tsx bench/vector-store-sizing.ts [--sizes 5183,
 
 function wholeNumber(flag: string, text: string, min: number): number {
   const value = Number(text.replace(/_/g, ""));
-  if (!Number.isInteger(value) || value < min) throw new BenchError(`${flag} needs a whole number from ${min}, got ${text}. ${USAGE.split("\n")[0]}`);
+  if (!Number.isInteger(value) || value < min)
+    throw new BenchError(`${flag} needs a whole number from ${min}, got ${text}. ${USAGE.split("\n")[0]}`);
   return value;
 }
 
@@ -69,7 +70,8 @@ export function parseSizingArgs(argv: readonly string[], cwd = process.cwd()): S
     const flag = argv[i];
     const value = () => {
       const next = argv[++i];
-      if (next === undefined || next.startsWith("--")) throw new BenchError(`${flag} needs a value. ${USAGE.split("\n")[0]}`);
+      if (next === undefined || next.startsWith("--"))
+        throw new BenchError(`${flag} needs a value. ${USAGE.split("\n")[0]}`);
       return next;
     };
     switch (flag) {
@@ -77,7 +79,9 @@ export function parseSizingArgs(argv: readonly string[], cwd = process.cwd()): S
       case "-h":
         return "help";
       case "--sizes":
-        options.sizes = value().split(",").map((text) => wholeNumber("--sizes", text.trim(), 1));
+        options.sizes = value()
+          .split(",")
+          .map((text) => wholeNumber("--sizes", text.trim(), 1));
         break;
       case "--dataset":
         options.dataset = resolve(cwd, value());
@@ -108,7 +112,8 @@ export function parseSizingArgs(argv: readonly string[], cwd = process.cwd()): S
         break;
       case "--maintenance-work-mem": {
         const text = value();
-        if (!/^\d+(kB|MB|GB)$/.test(text)) throw new BenchError(`--maintenance-work-mem needs a Postgres size such as 256MB, got ${text}`);
+        if (!/^\d+(kB|MB|GB)$/.test(text))
+          throw new BenchError(`--maintenance-work-mem needs a Postgres size such as 256MB, got ${text}`);
         options.maintenanceWorkMem = text;
         break;
       }
@@ -122,6 +127,9 @@ export function parseSizingArgs(argv: readonly string[], cwd = process.cwd()): S
         throw new BenchError(`unknown flag ${flag}. ${USAGE.split("\n")[0]}`);
     }
   }
-  if (options.queries + options.warmup > 300) throw new BenchError(`--queries plus --warmup must be at most the 300 SciFact test claims, got ${options.queries + options.warmup}`);
+  if (options.queries + options.warmup > 300)
+    throw new BenchError(
+      `--queries plus --warmup must be at most the 300 SciFact test claims, got ${options.queries + options.warmup}`,
+    );
   return options;
 }

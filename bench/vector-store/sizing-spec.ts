@@ -190,7 +190,12 @@ export interface QueryVariantsResult {
   totalRelationBytes: number;
   systems: SystemTimings[];
   /** Mean overlap of the top 10 with pgvector exact (1 = same ten), over queries whose exact answer is not empty. */
-  recallAt10: { pgIndexVsExact: number; pgIndexEf100VsExact: number; pgScopeStatsVsExact: number; hnswlibVsPgExact: number };
+  recallAt10: {
+    pgIndexVsExact: number;
+    pgIndexEf100VsExact: number;
+    pgScopeStatsVsExact: number;
+    hnswlibVsPgExact: number;
+  };
   /** p50 of one system over another's, both measured in the same pass. */
   ratios: Record<string, PassRatio>;
 }

@@ -36,7 +36,10 @@ export const MAX_SCOPE_GROUPS = 10_000;
 /** The `unlabelled` option checked. @throws LookupKnowledgeError `INVALID_OPTION` for anything but "allow", "deny" or undefined. */
 export function checkUnlabelled(value: unknown): UnlabelledPolicy | undefined {
   if (value === undefined || value === "allow" || value === "deny") return value;
-  throw new LookupKnowledgeError("INVALID_OPTION", `option unlabelled must be "allow" (files without access are readable by every scope) or "deny" (by none), got ${typeof value === "string" ? JSON.stringify(value.slice(0, 40)) : typeof value}.`);
+  throw new LookupKnowledgeError(
+    "INVALID_OPTION",
+    `option unlabelled must be "allow" (files without access are readable by every scope) or "deny" (by none), got ${typeof value === "string" ? JSON.stringify(value.slice(0, 40)) : typeof value}.`,
+  );
 }
 
 /** A digest of sorted, unique group names. */
@@ -56,7 +59,8 @@ export function normalizeGroups(value: unknown): string[] | string {
   for (const [i, item] of value.entries()) {
     if (typeof item !== "string") return `group ${i + 1} is ${item === null ? "null" : typeof item}, not a string`;
     const name = item.trim();
-    if (name.length === 0 || name.length > MAX_GROUP_CHARS) return `group ${i + 1} is ${name.length === 0 ? "blank" : `longer than ${MAX_GROUP_CHARS} characters`}`;
+    if (name.length === 0 || name.length > MAX_GROUP_CHARS)
+      return `group ${i + 1} is ${name.length === 0 ? "blank" : `longer than ${MAX_GROUP_CHARS} characters`}`;
     groups.add(name);
   }
   return [...groups].sort();
@@ -64,7 +68,8 @@ export function normalizeGroups(value: unknown): string[] | string {
 
 /** A scope checked and normalised; a string naming the problem when `value` is not `{ groups: string[] }`. */
 export function applyScope(value: unknown): AppliedScope | string {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return `it gave ${value === null ? "null" : Array.isArray(value) ? "a list" : typeof value} instead of { groups: string[] }`;
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return `it gave ${value === null ? "null" : Array.isArray(value) ? "a list" : typeof value} instead of { groups: string[] }`;
   let groups: string[] | string;
   try {
     groups = normalizeGroups((value as { groups?: unknown }).groups);

@@ -50,7 +50,9 @@ export class ChunkAccess implements AccessControl {
       const key = accessKeyOf(chunk.meta.access);
       let set = byKey.get(key);
       if (set === undefined) {
-        set = this.#sets.push({ groups: chunk.meta.access === undefined ? null : [...new Set(chunk.meta.access)], key }) - 1;
+        set =
+          this.#sets.push({ groups: chunk.meta.access === undefined ? null : [...new Set(chunk.meta.access)], key }) -
+          1;
         byKey.set(key, set);
       }
       this.#setOf[id] = set;
@@ -60,7 +62,9 @@ export class ChunkAccess implements AccessControl {
   /** Per label set, 1 when `scope` may read it. */
   #readableSets(scope: AppliedScope): Uint8Array {
     const groups = new Set(scope.groups);
-    return Uint8Array.from(this.#sets, ({ groups: labels }) => (labels === null ? this.unlabelled === "allow" : labels.some((group) => groups.has(group))) ? 1 : 0);
+    return Uint8Array.from(this.#sets, ({ groups: labels }) =>
+      (labels === null ? this.unlabelled === "allow" : labels.some((group) => groups.has(group))) ? 1 : 0,
+    );
   }
 
   filter(scope: AppliedScope | null, domain: string | null): ChunkFilter | null {
@@ -78,7 +82,13 @@ export class ChunkAccess implements AccessControl {
     const filter =
       everySet && domain === null
         ? null
-        : chunkFilterOf(key, chunks.length, (id) => (readable === null || readable[setOf[id]] === 1) && (domain === null || chunks[id].meta.domain === domain));
+        : chunkFilterOf(
+            key,
+            chunks.length,
+            (id) =>
+              (readable === null || readable[setOf[id]] === 1) &&
+              (domain === null || chunks[id].meta.domain === domain),
+          );
     this.#cache.set(key, filter);
     if (this.#cache.size > FILTER_CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value as string);
     return filter;

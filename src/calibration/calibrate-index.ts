@@ -69,9 +69,16 @@ export function heldOutBags(bags: TermBags, queries: readonly PseudoQuery[]): Te
  * and whether the index's own fit uses them (`shareFit`, a very large corpus, whose fit samples
  * 20,000 documents, so a second fit would cost the most) or a second model is fitted on them.
  */
-export function planHeldOutFit(bags: TermBags, queries: readonly PseudoQuery[], defaultEmbedder: boolean): { bags: TermBags; shareFit: boolean } | null {
+export function planHeldOutFit(
+  bags: TermBags,
+  queries: readonly PseudoQuery[],
+  defaultEmbedder: boolean,
+): { bags: TermBags; shareFit: boolean } | null {
   if (!defaultEmbedder || queries.length === 0) return null;
-  return { bags: heldOutBags(bags, queries), shareFit: bags.bags.length >= SHARED_FIT_CHUNKS_PER_QUERY * queries.length };
+  return {
+    bags: heldOutBags(bags, queries),
+    shareFit: bags.bags.length >= SHARED_FIT_CHUNKS_PER_QUERY * queries.length,
+  };
 }
 
 /**
@@ -83,7 +90,11 @@ export function planHeldOutFit(bags: TermBags, queries: readonly PseudoQuery[], 
 function uncalibrated(reason: string, inputs: CalibrationInputs): CorpusCalibration {
   const calibration = defaultCalibration(reason);
   if (inputs.vectorIndex === null || inputs.embeddings === null) return calibration;
-  return { ...calibration, note: `${reason}; similarity is not used in the relevance judgement`, relevance: { ...calibration.relevance, semanticSupport: 1, strongSimilarity: 1 } };
+  return {
+    ...calibration,
+    note: `${reason}; similarity is not used in the relevance judgement`,
+    relevance: { ...calibration.relevance, semanticSupport: 1, strongSimilarity: 1 },
+  };
 }
 
 /**
@@ -92,20 +103,38 @@ function uncalibrated(reason: string, inputs: CalibrationInputs): CorpusCalibrat
  * sentences or embeddings that fail, hang or return garbage give the defaults, with the reason in
  * `note`: the build goes on. Errors other than the embeddings' propagate.
  */
-export async function calibrateIndex(queries: readonly PseudoQuery[], inputs: CalibrationInputs, options: CalibrationOptions = {}): Promise<CorpusCalibration> {
+export async function calibrateIndex(
+  queries: readonly PseudoQuery[],
+  inputs: CalibrationInputs,
+  options: CalibrationOptions = {},
+): Promise<CorpusCalibration> {
   if (options.pseudoQueries === 0) {
     const off = "turned off (calibration.pseudoQueries is 0)";
     // The defaults' similarity levels are the statistical embedder's; another embedder's mean nothing.
-    return inputs.embeddings !== null && !(inputs.embeddings instanceof LsaEmbeddings) ? uncalibrated(off, inputs) : defaultCalibration(off);
+    return inputs.embeddings !== null && !(inputs.embeddings instanceof LsaEmbeddings)
+      ? uncalibrated(off, inputs)
+      : defaultCalibration(off);
   }
   if (inputs.chunks.length < MIN_CALIBRATION_CHUNKS) {
-    return uncalibrated(`the corpus has ${inputs.chunks.length} chunks; calibration needs at least ${MIN_CALIBRATION_CHUNKS}`, inputs);
+    return uncalibrated(
+      `the corpus has ${inputs.chunks.length} chunks; calibration needs at least ${MIN_CALIBRATION_CHUNKS}`,
+      inputs,
+    );
   }
   if (queries.length < MIN_PSEUDO_QUERIES) {
-    return uncalibrated(`only ${queries.length} chunks hold a sentence usable as a question; calibration needs ${MIN_PSEUDO_QUERIES}`, inputs);
+    return uncalibrated(
+      `only ${queries.length} chunks hold a sentence usable as a question; calibration needs ${MIN_PSEUDO_QUERIES}`,
+      inputs,
+    );
   }
   try {
-    const settings = { k: CALIBRATION_K, l0Weight: defaultCalibration("").l0Weight, timeoutMs: inputs.timeoutMs, batchSize: inputs.batchSize, budgetMs: CALIBRATION_BUDGET_MS };
+    const settings = {
+      k: CALIBRATION_K,
+      l0Weight: defaultCalibration("").l0Weight,
+      timeoutMs: inputs.timeoutMs,
+      batchSize: inputs.batchSize,
+      budgetMs: CALIBRATION_BUDGET_MS,
+    };
     const measured = await measurePseudoQueries(queries, inputs, settings);
     const hasL1 = inputs.vectorIndex !== null && inputs.embeddings !== null;
     const derived = deriveCalibration(measured, CALIBRATION_K, hasL1);

@@ -40,13 +40,21 @@ export interface CalibrationMeasurements {
 
 /** The calibration of an index that has none (too small, turned off, or saved before calibration existed). */
 export function defaultCalibration(note: string): CorpusCalibration {
-  return { source: "defaults", note, pseudoQueries: 0, l0Weight: DEFAULT_L0_WEIGHT, relevance: { ...RELEVANCE_THRESHOLDS }, measured: null };
+  return {
+    source: "defaults",
+    note,
+    pseudoQueries: 0,
+    l0Weight: DEFAULT_L0_WEIGHT,
+    relevance: { ...RELEVANCE_THRESHOLDS },
+    measured: null,
+  };
 }
 
 const figure = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value.toFixed(3) : "-");
 /** Longest note a description shows (a saved manifest is read back from disk). */
 const MAX_NOTE_CHARS = 300;
-const shown = (note: string | null) => (note === null ? null : note.replace(/[\p{Cc}\p{Cf}]/gu, " ").slice(0, MAX_NOTE_CHARS));
+const shown = (note: string | null) =>
+  note === null ? null : note.replace(/[\p{Cc}\p{Cf}]/gu, " ").slice(0, MAX_NOTE_CHARS);
 
 /** One line for CLI output and eval reports; control characters in the note are blanked. */
 export function describeCalibration(calibration: CorpusCalibration): string {
@@ -55,6 +63,8 @@ export function describeCalibration(calibration: CorpusCalibration): string {
   const note = shown(calibration.note);
   if (calibration.source === "defaults") return `calibration: defaults (${note ?? "not measured"}): ${values}`;
   const mrr = calibration.measured?.mrr;
-  const mrrText = mrr ? `; pseudo-query MRR@10 L0 ${figure(mrr.l0)}, L1 ${figure(mrr.l1)}, fused ${figure(mrr.fused)}` : "";
+  const mrrText = mrr
+    ? `; pseudo-query MRR@10 L0 ${figure(mrr.l0)}, L1 ${figure(mrr.l1)}, fused ${figure(mrr.fused)}`
+    : "";
   return `calibration: measured on ${calibration.pseudoQueries} pseudo-queries: ${values}${mrrText}${note ? ` (${note})` : ""}`;
 }

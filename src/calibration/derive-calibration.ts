@@ -45,7 +45,12 @@ export function quantile(values: readonly number[], q: number): number {
 
 function quantiles(values: readonly number[]): SignalQuantiles {
   const round = (value: number) => Math.round(value * 1e4) / 1e4;
-  return { p25: round(quantile(values, 0.25)), p50: round(quantile(values, 0.5)), p85: round(quantile(values, 0.85)), p95: round(quantile(values, 0.95)) };
+  return {
+    p25: round(quantile(values, 0.25)),
+    p50: round(quantile(values, 0.5)),
+    p85: round(quantile(values, 0.85)),
+    p95: round(quantile(values, 0.95)),
+  };
 }
 
 /** The weight {@link FUSION_SHRINKAGE} picks from the measured curve. */
@@ -73,42 +78,80 @@ const clamp = (value: number, low: number, high: number) => Math.min(high, Math.
  * the corpus's vocabulary. The levels were chosen on the golden set's tuning half.
  * @returns the calibration, or why the defaults stay (too few measurements, {@link MIN_FUSED_MRR}).
  */
-export function deriveCalibration(measurements: readonly PseudoQueryMeasurement[], k: number, hasL1: boolean): CorpusCalibration | string {
-  if (measurements.length < MIN_PSEUDO_QUERIES) return `only ${measurements.length} pseudo-queries could be measured; calibration needs ${MIN_PSEUDO_QUERIES}`;
+export function deriveCalibration(
+  measurements: readonly PseudoQueryMeasurement[],
+  k: number,
+  hasL1: boolean,
+): CorpusCalibration | string {
+  if (measurements.length < MIN_PSEUDO_QUERIES)
+    return `only ${measurements.length} pseudo-queries could be measured; calibration needs ${MIN_PSEUDO_QUERIES}`;
   const scores = measurements.map((m) => m.scores);
-  const bestMrr = Math.max(meanReciprocalRank(scores, DEFAULT_L0_WEIGHT, k), meanReciprocalRank(scores, 1, k), hasL1 ? meanReciprocalRank(scores, 0, k) : 0);
+  const bestMrr = Math.max(
+    meanReciprocalRank(scores, DEFAULT_L0_WEIGHT, k),
+    meanReciprocalRank(scores, 1, k),
+    hasL1 ? meanReciprocalRank(scores, 0, k) : 0,
+  );
   if (bestMrr < MIN_FUSED_MRR) {
     return `the pseudo-queries found their own chunk first too rarely (MRR@10 ${bestMrr.toFixed(3)} < ${MIN_FUSED_MRR}): near-copies of the chunks, or chunks whose sentences share too little with the rest of their text, leave right answers indistinguishable from background`;
   }
   const background = measurements.flatMap((m) => (m.background ? [m.background] : []));
-  if (background.length >= MIN_PSEUDO_QUERIES && quantile(background.map((b) => b.coverage), 0.8) >= MAX_BACKGROUND_COVERAGE) {
+  if (
+    background.length >= MIN_PSEUDO_QUERIES &&
+    quantile(
+      background.map((b) => b.coverage),
+      0.8,
+    ) >= MAX_BACKGROUND_COVERAGE
+  ) {
     return `the best block outside each question's file holds nearly all of its words (80th percentile of coverage at least ${MAX_BACKGROUND_COVERAGE}): reworded copies of the chunks leave right answers indistinguishable from background`;
   }
   const targetCoverage = measurements.map((m) => m.target.coverage);
   const backgroundCoverage = background.map((b) => b.coverage);
-  const targetSimilarity = measurements.flatMap((m) => (m.target.similarity !== undefined ? [m.target.similarity] : []));
+  const targetSimilarity = measurements.flatMap((m) =>
+    m.target.similarity !== undefined ? [m.target.similarity] : [],
+  );
   const backgroundSimilarity = background.flatMap((b) => (b.similarity !== undefined ? [b.similarity] : []));
-  const similarityMeasured = hasL1 && targetSimilarity.length >= MIN_PSEUDO_QUERIES && backgroundSimilarity.length >= MIN_PSEUDO_QUERIES;
+  const similarityMeasured =
+    hasL1 && targetSimilarity.length >= MIN_PSEUDO_QUERIES && backgroundSimilarity.length >= MIN_PSEUDO_QUERIES;
   const l0Weight = hasL1 ? chooseL0Weight(measurements, k) : DEFAULT_L0_WEIGHT;
   const d = RELEVANCE_THRESHOLDS;
   const coverageMeasured = backgroundCoverage.length >= MIN_PSEUDO_QUERIES;
   const partialCoverage = coverageMeasured ? clamp(quantile(backgroundCoverage, 0.8), 0.05, 0.9) : d.partialCoverage;
-  const strongCoverage = coverageMeasured ? clamp(Math.max(quantile(backgroundCoverage, 0.9), partialCoverage + 0.05), 0.1, 0.95) : d.strongCoverage;
+  const strongCoverage = coverageMeasured
+    ? clamp(Math.max(quantile(backgroundCoverage, 0.9), partialCoverage + 0.05), 0.1, 0.95)
+    : d.strongCoverage;
   // Similarity not measured with a dense layer: nothing says what it means here, so it is not used.
   const unmeasured = hasL1 ? 1 : null;
-  const semanticSupport = similarityMeasured ? clamp(quantile(backgroundSimilarity, 0.5), -1, 0.99) : (unmeasured ?? d.semanticSupport);
-  const strongSimilarity = similarityMeasured ? clamp(Math.max(quantile(targetSimilarity, 0.75), semanticSupport + 0.01), -1, 1) : (unmeasured ?? d.strongSimilarity);
+  const semanticSupport = similarityMeasured
+    ? clamp(quantile(backgroundSimilarity, 0.5), -1, 0.99)
+    : (unmeasured ?? d.semanticSupport);
+  const strongSimilarity = similarityMeasured
+    ? clamp(Math.max(quantile(targetSimilarity, 0.75), semanticSupport + 0.01), -1, 1)
+    : (unmeasured ?? d.strongSimilarity);
   const round = (value: number) => Math.round(value * 1e4) / 1e4;
   return {
     source: "measured",
-    note: hasL1 && !similarityMeasured ? "too few blocks to compare similarities with: similarity is not used in the relevance judgement" : null,
+    note:
+      hasL1 && !similarityMeasured
+        ? "too few blocks to compare similarities with: similarity is not used in the relevance judgement"
+        : null,
     pseudoQueries: measurements.length,
     l0Weight,
-    relevance: { partialCoverage: round(partialCoverage), strongCoverage: round(strongCoverage), semanticSupport: round(semanticSupport), strongSimilarity: round(strongSimilarity) },
+    relevance: {
+      partialCoverage: round(partialCoverage),
+      strongCoverage: round(strongCoverage),
+      semanticSupport: round(semanticSupport),
+      strongSimilarity: round(strongSimilarity),
+    },
     measured: {
-      mrr: { l0: round(meanReciprocalRank(scores, 1, k)), l1: hasL1 ? round(meanReciprocalRank(scores, 0, k)) : null, fused: round(meanReciprocalRank(scores, l0Weight, k)) },
+      mrr: {
+        l0: round(meanReciprocalRank(scores, 1, k)),
+        l1: hasL1 ? round(meanReciprocalRank(scores, 0, k)) : null,
+        fused: round(meanReciprocalRank(scores, l0Weight, k)),
+      },
       coverage: { target: quantiles(targetCoverage), background: quantiles(backgroundCoverage) },
-      similarity: similarityMeasured ? { target: quantiles(targetSimilarity), background: quantiles(backgroundSimilarity) } : null,
+      similarity: similarityMeasured
+        ? { target: quantiles(targetSimilarity), background: quantiles(backgroundSimilarity) }
+        : null,
     },
   };
 }

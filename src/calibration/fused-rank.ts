@@ -55,7 +55,11 @@ export function fusedRankOfTarget(scores: PseudoQueryScores, l0Weight: number, k
  * The chunk that comes first when two lists (best first, already cut) are min-max normalised and
  * fused by weight; ties go to the smaller chunk number. Null when both are empty.
  */
-export function fusedTop(l0List: readonly (readonly [number, number])[], l1List: readonly (readonly [number, number])[] | null, l0Weight: number): number | null {
+export function fusedTop(
+  l0List: readonly (readonly [number, number])[],
+  l1List: readonly (readonly [number, number])[] | null,
+  l0Weight: number,
+): number | null {
   const l0 = normalised(l0List);
   const l1 = l1List ? normalised(l1List) : new Map<number, number>();
   const w0 = l0.size > 0 ? l0Weight : 0;

@@ -82,19 +82,33 @@ function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
 const COPY_SLACK = 10;
 
 /** {@link embedQueryChecked} with a timeout that names the build's option. */
-async function embedQuery(embeddings: EmbeddingsInterface, query: string, dimensions: number, timeoutMs: number): Promise<number[]> {
+async function embedQuery(
+  embeddings: EmbeddingsInterface,
+  query: string,
+  dimensions: number,
+  timeoutMs: number,
+): Promise<number[]> {
   try {
     return await embedQueryChecked(embeddings, query, dimensions, { timeoutMs });
   } catch (error) {
     if (error instanceof LookupKnowledgeError && error.code === "EMBEDDINGS_TIMEOUT") {
-      throw new LookupKnowledgeError("EMBEDDINGS_TIMEOUT", `embedQuery did not answer a calibration question within ${timeoutMs} ms; raise embedTimeoutMs if the service is this slow.`, { cause: error });
+      throw new LookupKnowledgeError(
+        "EMBEDDINGS_TIMEOUT",
+        `embedQuery did not answer a calibration question within ${timeoutMs} ms; raise embedTimeoutMs if the service is this slow.`,
+        { cause: error },
+      );
     }
     throw error;
   }
 }
 
 /** The best-fused chunk of the others, the target's file left out (the lists are fused as the tool fuses them). */
-function backgroundTop(scores: PseudoQueryScores, excluded: (chunk: number) => boolean, l0Weight: number, k: number): number | null {
+function backgroundTop(
+  scores: PseudoQueryScores,
+  excluded: (chunk: number) => boolean,
+  l0Weight: number,
+  k: number,
+): number | null {
   const strip = (layer: LayerScores) => layer.others.filter(([chunk]) => !excluded(chunk)).slice(0, k);
   return fusedTop(strip(scores.l0), scores.l1 ? strip(scores.l1) : null, l0Weight);
 }
@@ -106,7 +120,11 @@ function backgroundTop(scores: PseudoQueryScores, excluded: (chunk: number) => b
  * `embedDocuments`. Query embeddings go through the same checks and deadline as a lookup's.
  * @throws the embeddings' errors (`EMBEDDINGS_FAILED`, `EMBEDDINGS_TIMEOUT`, `EMBEDDINGS_INVALID`).
  */
-export async function measurePseudoQueries(queries: readonly PseudoQuery[], inputs: MeasureInputs, settings: MeasureSettings): Promise<PseudoQueryMeasurement[]> {
+export async function measurePseudoQueries(
+  queries: readonly PseudoQuery[],
+  inputs: MeasureInputs,
+  settings: MeasureSettings,
+): Promise<PseudoQueryMeasurement[]> {
   const { chunks, bm25, vectorIndex, embeddings } = inputs;
   const coverage = createTermCoverage(bm25);
   const dense = vectorIndex !== null && embeddings !== null ? { vectorIndex, embeddings } : null;
@@ -114,9 +132,16 @@ export async function measurePseudoQueries(queries: readonly PseudoQuery[], inpu
   // Checked as a build checks its batches: garbage throws here, which the caller turns into the defaults.
   const heldOutVectors =
     dense && !inputs.heldOut
-      ? await embedTexts(dense.embeddings, queries.map((query) => query.heldOut), queries.map((query) => chunks[query.chunk]), { embedBatchSize: settings.batchSize, embedTimeoutMs: settings.timeoutMs }, dense.vectorIndex.dimensions)
+      ? await embedTexts(
+          dense.embeddings,
+          queries.map((query) => query.heldOut),
+          queries.map((query) => chunks[query.chunk]),
+          { embedBatchSize: settings.batchSize, embedTimeoutMs: settings.timeoutMs },
+          dense.vectorIndex.dimensions,
+        )
       : new Float32Array(0);
-  const rowOf = (i: number) => heldOutVectors.subarray(i * (dense?.vectorIndex.dimensions ?? 0), (i + 1) * (dense?.vectorIndex.dimensions ?? 0));
+  const rowOf = (i: number) =>
+    heldOutVectors.subarray(i * (dense?.vectorIndex.dimensions ?? 0), (i + 1) * (dense?.vectorIndex.dimensions ?? 0));
   const manyFiles = new Set(chunks.map((chunk) => chunk.file)).size > 1;
   const out: PseudoQueryMeasurement[] = [];
   for (const [i, pseudo] of queries.entries()) {
@@ -140,19 +165,32 @@ export async function measurePseudoQueries(queries: readonly PseudoQuery[], inpu
     let l1: LayerScores | null = null;
     let targetSimilarity: number | undefined;
     if (dense) {
-      const queryVector = await embedQuery(dense.embeddings, pseudo.query, dense.vectorIndex.dimensions, settings.timeoutMs);
-      const hits = dense.vectorIndex.search(queryVector, settings.k + 1 + COPY_SLACK).filter((hit) => notCopy(hit.id)).slice(0, settings.k + 1);
+      const queryVector = await embedQuery(
+        dense.embeddings,
+        pseudo.query,
+        dense.vectorIndex.dimensions,
+        settings.timeoutMs,
+      );
+      const hits = dense.vectorIndex
+        .search(queryVector, settings.k + 1 + COPY_SLACK)
+        .filter((hit) => notCopy(hit.id))
+        .slice(0, settings.k + 1);
       if (inputs.heldOut) {
         const { model, bags } = inputs.heldOut;
         const pool = [...new Set([...hits.map((hit) => hit.id), ...l0Others.map(([id]) => id)])];
         const poolVectors = pool.map((id) => model.embedBag(bags.chunks.bags[id], bags.heldOut.terms));
         const query = await model.embedQuery(pseudo.query);
         targetSimilarity = cosine(query, model.embedBag(bags.heldOut.bags[pseudo.chunk], bags.heldOut.terms));
-        const others = pool.map((id, j) => [id, cosine(query, poolVectors[j])] as const).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+        const others = pool
+          .map((id, j) => [id, cosine(query, poolVectors[j])] as const)
+          .sort((a, b) => b[1] - a[1] || a[0] - b[0]);
         l1 = { others: others.slice(0, settings.k), target: targetSimilarity };
       } else {
         targetSimilarity = cosine(queryVector, rowOf(i));
-        l1 = { others: hits.slice(0, settings.k).map((hit) => [hit.id, hit.similarity] as const), target: targetSimilarity };
+        l1 = {
+          others: hits.slice(0, settings.k).map((hit) => [hit.id, hit.similarity] as const),
+          target: targetSimilarity,
+        };
       }
     }
     const scores: PseudoQueryScores = { l0, l1 };
@@ -161,7 +199,10 @@ export async function measurePseudoQueries(queries: readonly PseudoQuery[], inpu
     out.push({
       scores,
       target: { coverage: termCoverage(bm25, queryTerms, (term) => heldSet.has(term)), similarity: targetSimilarity },
-      background: found === null ? null : { coverage: coverage(queryTerms, found), similarity: l1?.others.find(([c]) => c === found)?.[1] },
+      background:
+        found === null
+          ? null
+          : { coverage: coverage(queryTerms, found), similarity: l1?.others.find(([c]) => c === found)?.[1] },
     });
   }
   return out;

@@ -31,7 +31,10 @@ const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 /** Words of a sentence; in Chinese, Japanese or Korean text every two characters count as one. */
 function wordCount(sentence: string): number {
   const unspaced = sentence.match(UNSPACED)?.length ?? 0;
-  const spaced = sentence.replace(UNSPACED, " ").split(/\s+/u).filter((word) => word.length > 0).length;
+  const spaced = sentence
+    .replace(UNSPACED, " ")
+    .split(/\s+/u)
+    .filter((word) => word.length > 0).length;
   return spaced + Math.ceil(unspaced / 2);
 }
 

@@ -56,7 +56,10 @@ export const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", descriptio
 
 /** A usage error (exit code 2): the message names the bad value and says how to fix it. */
 export function usageError(command: string, message: string): LookupKnowledgeError {
-  return new LookupKnowledgeError("USAGE", `${command === "" ? "" : `${command}: `}${message} Run \`lookup-knowledge ${command === "" ? "" : `${command} `}--help\` for usage.`);
+  return new LookupKnowledgeError(
+    "USAGE",
+    `${command === "" ? "" : `${command}: `}${message} Run \`lookup-knowledge ${command === "" ? "" : `${command} `}--help\` for usage.`,
+  );
 }
 
 /** A string flag's value; undefined when absent. */

@@ -33,7 +33,11 @@ export function shellWord(path: string): string {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
 }
 
-const isFolder = (path: string) => stat(path).then((info) => info.isDirectory(), () => false);
+const isFolder = (path: string) =>
+  stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
 const realOrResolved = (path: string) => realpath(path).catch(() => resolve(path));
 
 /** The folders the index's corpus may be now: the recorded root, and the same folder relative to the index (a project moved whole). */
@@ -65,9 +69,15 @@ export async function corpusWarnings(kb: CheckedIndex, options: CorpusCheckOptio
     const built = shownPath(folders[0] ?? origin.root);
     // A corpus whose recorded folders are all gone may have moved: the content check below tells.
     if (options.corpus !== undefined && folders.length > 0 && !(await isFolder(options.corpus))) {
-      return [`Warning: --corpus ${options.corpus} is not a folder; the index in ${indexDir} answers from ${built}, the folder it was built from.`];
+      return [
+        `Warning: --corpus ${options.corpus} is not a folder; the index in ${indexDir} answers from ${built}, the folder it was built from.`,
+      ];
     }
-    if (requested !== undefined && folders.length > 0 && ![origin.root, ...folders].includes(await realOrResolved(requested))) {
+    if (
+      requested !== undefined &&
+      folders.length > 0 &&
+      ![origin.root, ...folders].includes(await realOrResolved(requested))
+    ) {
       const which = options.corpus === undefined ? " (the default corpus folder)" : "";
       return [
         `Warning: the index in ${indexDir} was built from ${built}, not from ${requested}${which}, and answers from ${built}; run \`lookup-knowledge index --corpus ${shellWord(requested)} --out ${index}\` to index ${requested}, or pass --corpus ${shellWord(built)}.`,
@@ -75,13 +85,18 @@ export async function corpusWarnings(kb: CheckedIndex, options: CorpusCheckOptio
     }
     source ??= folders[0];
     if (source === undefined) {
-      return [`Warning: cannot tell whether the index in ${indexDir} is up to date: ${built}, the folder it was built from, is gone; pass --corpus DIR to check it against the folder it moved to.`];
+      return [
+        `Warning: cannot tell whether the index in ${indexDir} is up to date: ${built}, the folder it was built from, is gone; pass --corpus DIR to check it against the folder it moved to.`,
+      ];
     }
   }
   if (source === undefined) return [];
-  const savedAtMs = (await stat(join(indexDir, "manifest.json")).catch(() => null))?.mtimeMs ?? Number.POSITIVE_INFINITY;
+  const savedAtMs =
+    (await stat(join(indexDir, "manifest.json")).catch(() => null))?.mtimeMs ?? Number.POSITIVE_INFINITY;
   const drift = await corpusDrift(source, { files, skipped: kb.skipped, savedAtMs });
   if (!hasDrift(drift)) return [];
   const shown = isAbsolute(source) ? shownPath(source) : source;
-  return [`Warning: the index in ${indexDir} is out of date with ${shown}: ${describeDrift(drift)}; run \`lookup-knowledge index --corpus ${shellWord(shown)} --out ${index}\` to update it.`];
+  return [
+    `Warning: the index in ${indexDir} is out of date with ${shown}: ${describeDrift(drift)}; run \`lookup-knowledge index --corpus ${shellWord(shown)} --out ${index}\` to update it.`,
+  ];
 }

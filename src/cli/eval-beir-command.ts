@@ -10,7 +10,6 @@ import { integerValue, numberValue, usageError, type CliIO, type ParsedCommand }
 import { checkOutDir } from "./out-dir.js";
 import { createProgressBar } from "./progress.js";
 
-
 function variantsValue(raw: string): VariantName[] {
   try {
     return parseVariants(raw);
@@ -31,7 +30,12 @@ export function beirSummary(result: BeirEvalResult, report: EvalReport, files: s
     l0Weight: result.inEffect.l0Weight,
     l0WeightSource: result.inEffect.l0WeightSource,
     calibration: result.calibration,
-    variants: report.variants.map(({ name, label, mean, latency }) => ({ name, label, ...mean, latency: latency ?? null })),
+    variants: report.variants.map(({ name, label, mean, latency }) => ({
+      name,
+      label,
+      ...mean,
+      latency: latency ?? null,
+    })),
     latencyFloor: report.latencyFloor ?? null,
     significance: report.significance ?? null,
     baselines: report.baselines ?? [],
@@ -43,10 +47,12 @@ const pText = (p: number) => (p < 0.0001 ? "< 0.0001" : p.toFixed(4));
 
 /** `lookup-knowledge eval --dataset DIR`: runs the BEIR-format evaluation and writes its report. */
 export async function runBeirEvalCommand({ values }: ParsedCommand, io: CliIO): Promise<number> {
-  if (typeof values.dataset !== "string") throw usageError("eval", "needs --dataset DIR (a folder with corpus.jsonl, queries.jsonl and qrels/).");
+  if (typeof values.dataset !== "string")
+    throw usageError("eval", "needs --dataset DIR (a folder with corpus.jsonl, queries.jsonl and qrels/).");
   const variants = variantsValue(String(values.variants));
   const depth = integerValue("eval", "depth", String(values.depth), 1, 10_000);
-  const l0Weight = typeof values["l0-weight"] === "string" ? numberValue("eval", "l0-weight", values["l0-weight"], 0, 1) : undefined;
+  const l0Weight =
+    typeof values["l0-weight"] === "string" ? numberValue("eval", "l0-weight", values["l0-weight"], 0, 1) : undefined;
   if (typeof values.out === "string") checkOutDir("eval", values.out);
   const bar = createProgressBar();
   const result = await runBeirEval({
@@ -59,14 +65,23 @@ export async function runBeirEvalCommand({ values }: ParsedCommand, io: CliIO): 
   });
   bar.done();
   const report = beirReport(result);
-  const outDir = typeof values.out === "string" ? values.out : join("eval", "results", `beir-${basename(values.dataset)}-${result.split}`);
+  const outDir =
+    typeof values.out === "string"
+      ? values.out
+      : join("eval", "results", `beir-${basename(values.dataset)}-${result.split}`);
   const files = await writeBeirOutputs(result, report, outDir, depth);
   if (values.json === true) io.out(`${JSON.stringify(beirSummary(result, report, files), null, 2)}\n`);
   else io.out(`${formatMetricsTable(report)}\n`);
-  io.err(`${result.documents} documents indexed in ${result.indexSeconds.toFixed(1)} s; ${result.queries} queries per variant. Wrote ${files.join(", ")}\n`);
-  io.err(`${describeCalibration(result.calibration)}; l0Weight in effect ${result.inEffect.l0Weight} (${result.inEffect.l0WeightSource})\n`);
+  io.err(
+    `${result.documents} documents indexed in ${result.indexSeconds.toFixed(1)} s; ${result.queries} queries per variant. Wrote ${files.join(", ")}\n`,
+  );
+  io.err(
+    `${describeCalibration(result.calibration)}; l0Weight in effect ${result.inEffect.l0Weight} (${result.inEffect.l0WeightSource})\n`,
+  );
   for (const c of report.significance?.comparisons ?? []) {
-    io.err(`${c.a} vs ${c.b}: Δ nDCG@10 ${c.meanDifference >= 0 ? "+" : ""}${c.meanDifference.toFixed(4)} over ${c.n} queries, randomisation p ${pText(c.randomizationP)}, t-test p ${pText(c.tTestP)}\n`);
+    io.err(
+      `${c.a} vs ${c.b}: Δ nDCG@10 ${c.meanDifference >= 0 ? "+" : ""}${c.meanDifference.toFixed(4)} over ${c.n} queries, randomisation p ${pText(c.randomizationP)}, t-test p ${pText(c.tTestP)}\n`,
+    );
   }
   return 0;
 }

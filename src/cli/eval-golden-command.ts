@@ -16,7 +16,6 @@ import { DEFAULT_CORPUS_DIR } from "./defaults.js";
 import { checkOutDir } from "./out-dir.js";
 import { makeFolders } from "../make-folders.js";
 
-
 /** promptfoo's exit code when a case failed (ours: the gate failed too). */
 const PROMPTFOO_FAILED = 100;
 
@@ -46,33 +45,59 @@ export async function runGoldenEvalCommand({ values }: ParsedCommand, io: CliIO)
   const chunks = (await loadCorpus(corpus)).chunks;
   checkGoldSources(entries, new Set(chunks.map((chunk) => chunk.source)), golden, corpus);
   if (!update && (await readBaseline(baseline)) === null) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `baseline ${baseline} does not exist; run once with --update-baseline to write the measured means to it (or pass --baseline FILE).`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `baseline ${baseline} does not exist; run once with --update-baseline to write the measured means to it (or pass --baseline FILE).`,
+    );
   }
   const files = goldenEvalFiles(out);
   await makeFolders(out);
   await rm(files.gate, { force: true });
   const writeConfig = (updateBaseline: boolean) =>
-    writeFile(files.config, promptfooConfigText(goldenEvalConfig({ golden, corpus, baseline, out, variants, updateBaseline }), files.config));
+    writeFile(
+      files.config,
+      promptfooConfigText(goldenEvalConfig({ golden, corpus, baseline, out, variants, updateBaseline }), files.config),
+    );
   await writeConfig(update);
-  io.err(`eval: ${entries.length} questions x ${variants.length} variants on ${corpus} (${chunks.length} chunks); promptfoo config ${files.config}\n`);
+  io.err(
+    `eval: ${entries.length} questions x ${variants.length} variants on ${corpus} (${chunks.length} chunks); promptfoo config ${files.config}\n`,
+  );
   const started = performance.now();
   const code = await runPromptfooEval({ config: files.config, output: files.results, onOutput: io.err });
   const seconds = (performance.now() - started) / 1000;
   if (update) await writeConfig(false);
-  if (code !== 0 && code !== PROMPTFOO_FAILED) throw new LookupKnowledgeError("INVALID_OPTION", `promptfoo exited with code ${code}; see its output above.`);
-  const outcome = await writeGoldenEvalOutputs(out, { golden, corpus, baseline, promptfooConfig: files.config, seconds: Number(seconds.toFixed(1)) });
+  if (code !== 0 && code !== PROMPTFOO_FAILED)
+    throw new LookupKnowledgeError("INVALID_OPTION", `promptfoo exited with code ${code}; see its output above.`);
+  const outcome = await writeGoldenEvalOutputs(out, {
+    golden,
+    corpus,
+    baseline,
+    promptfooConfig: files.config,
+    seconds: Number(seconds.toFixed(1)),
+  });
   const { report, cases } = outcome.summary;
-  const problems = outcome.gate?.problems ?? ["the baseline gate did not run (no gate.json); check promptfoo's output above"];
-  if (code !== 0 && problems.length === 0) problems.push(`promptfoo reported failed cases (exit code ${code}); see ${files.results}`);
+  const problems = outcome.gate?.problems ?? [
+    "the baseline gate did not run (no gate.json); check promptfoo's output above",
+  ];
+  if (code !== 0 && problems.length === 0)
+    problems.push(`promptfoo reported failed cases (exit code ${code}); see ${files.results}`);
   const passed = code === 0 && problems.length === 0;
   if (values.json === true) {
     const variantsOut = report.variants.map(({ name, label, mean }) => ({ name, label, ...mean }));
-    io.out(`${JSON.stringify({ passed, promptfooExitCode: code, problems, cases, corpusFingerprint: report.corpusFingerprint, baseline, files, variants: variantsOut }, null, 2)}\n`);
+    io.out(
+      `${JSON.stringify({ passed, promptfooExitCode: code, problems, cases, corpusFingerprint: report.corpusFingerprint, baseline, files, variants: variantsOut }, null, 2)}\n`,
+    );
   } else {
     io.out(`${formatMetricsTable(report)}\n\n`);
-    io.out(passed ? `eval: passed (every contract check held; every gated metric is at or above ${baseline}).\n` : `eval: FAILED (${problems.length} problem${problems.length === 1 ? "" : "s"})\n${problems.map((p) => `  ${p}\n`).join("")}`);
+    io.out(
+      passed
+        ? `eval: passed (every contract check held; every gated metric is at or above ${baseline}).\n`
+        : `eval: FAILED (${problems.length} problem${problems.length === 1 ? "" : "s"})\n${problems.map((p) => `  ${p}\n`).join("")}`,
+    );
   }
-  io.err(`${cases} results in ${seconds.toFixed(1)} s; corpus ${report.corpusFingerprint}; report ${files.report}; results.json ${outcome.resultsBytes.trimmed} bytes (promptfoo wrote ${outcome.resultsBytes.written})\n`);
+  io.err(
+    `${cases} results in ${seconds.toFixed(1)} s; corpus ${report.corpusFingerprint}; report ${files.report}; results.json ${outcome.resultsBytes.trimmed} bytes (promptfoo wrote ${outcome.resultsBytes.written})\n`,
+  );
   const calibration = report.config.calibration as CorpusCalibration | null;
   if (calibration) io.err(`${describeCalibration(calibration)}\n`);
   for (const line of describeRelevanceGoals(report)) io.err(`${line}\n`);

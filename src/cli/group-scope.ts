@@ -8,6 +8,10 @@ import { usageError } from "./command-spec.js";
 export function groupScope(command: string, groups: readonly string[] | undefined): AccessScope | undefined {
   if (groups === undefined || groups.length === 0) return undefined;
   const checked = applyScope({ groups });
-  if (typeof checked === "string") throw usageError(command, `--group needs a group name of 1 to ${MAX_GROUP_CHARS} characters: ${checked.replace(/^group/, "value")}.`);
+  if (typeof checked === "string")
+    throw usageError(
+      command,
+      `--group needs a group name of 1 to ${MAX_GROUP_CHARS} characters: ${checked.replace(/^group/, "value")}.`,
+    );
   return { groups: checked.groups };
 }

@@ -20,20 +20,41 @@ const DEFAULT_LOCK_WAIT_MS = DEFAULT_LOCK_WAIT_SECONDS * 1000;
  * lock of `outDir` (`lock`, or one taken here) is held from before the corpus is read until the
  * save, so that no other writer commits a newer snapshot that this build would then replace.
  */
-export async function buildAndSave(corpusDir: string, outDir: string, log: (line: string) => void, vectorStore?: VectorStoreL1Option, lock?: IndexLock): Promise<KnowledgeBase> {
-  return withIndexLock(outDir, log, DEFAULT_LOCK_WAIT_MS, lock, (held) => buildAndSaveLocked(corpusDir, outDir, log, vectorStore, held));
+export async function buildAndSave(
+  corpusDir: string,
+  outDir: string,
+  log: (line: string) => void,
+  vectorStore?: VectorStoreL1Option,
+  lock?: IndexLock,
+): Promise<KnowledgeBase> {
+  return withIndexLock(outDir, log, DEFAULT_LOCK_WAIT_MS, lock, (held) =>
+    buildAndSaveLocked(corpusDir, outDir, log, vectorStore, held),
+  );
 }
 
-async function buildAndSaveLocked(corpusDir: string, outDir: string, log: (line: string) => void, vectorStore: VectorStoreL1Option | undefined, lock: IndexLock): Promise<KnowledgeBase> {
+async function buildAndSaveLocked(
+  corpusDir: string,
+  outDir: string,
+  log: (line: string) => void,
+  vectorStore: VectorStoreL1Option | undefined,
+  lock: IndexLock,
+): Promise<KnowledgeBase> {
   const bar = createProgressBar();
   const started = performance.now();
   const warn = (message: string) => (bar.done(), log(message));
-  const kb = await KnowledgeBase.build({ corpusDir, onProgress: bar.update, onWarning: warn, ...(vectorStore ? { vectorStore } : {}) });
+  const kb = await KnowledgeBase.build({
+    corpusDir,
+    onProgress: bar.update,
+    onWarning: warn,
+    ...(vectorStore ? { vectorStore } : {}),
+  });
   await kb.save(outDir, { onProgress: bar.update, onWarning: warn, lock });
   bar.done();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const where = vectorStore ? `; L1 rows in ${vectorStore.dialect.name}` : "";
-  log(`Indexed ${kb.chunks.length} chunks from ${corpusDir} (${kb.domains.length} domains, ${kb.skipped.length} files skipped) into ${outDir}${where} in ${seconds} s; fingerprint ${kb.fingerprint}.`);
+  log(
+    `Indexed ${kb.chunks.length} chunks from ${corpusDir} (${kb.domains.length} domains, ${kb.skipped.length} files skipped) into ${outDir}${where} in ${seconds} s; fingerprint ${kb.fingerprint}.`,
+  );
   log(describeCalibration(kb.calibration));
   return kb;
 }
@@ -41,15 +62,19 @@ async function buildAndSaveLocked(corpusDir: string, outDir: string, log: (line:
 function describeChanges(changes: IndexChanges): string {
   const files = `${changes.addedFiles.length} added, ${changes.changedFiles.length} changed, ${changes.removedFiles.length} removed, ${changes.unchangedFiles} unchanged files`;
   const chunks = `${changes.chunksAdded} chunks embedded, ${changes.chunksRemoved} removed, ${changes.chunksKept} kept`;
-  const lsa = changes.lsa === "not-used" ? "" : `; embedder ${changes.lsa}${changes.lsaReason ? ` (${changes.lsaReason})` : ""}`;
-  const rows = changes.storeRows ? `; store rows ${changes.storeRows.written} written, ${changes.storeRows.deleted} deleted` : "";
+  const lsa =
+    changes.lsa === "not-used" ? "" : `; embedder ${changes.lsa}${changes.lsaReason ? ` (${changes.lsaReason})` : ""}`;
+  const rows = changes.storeRows
+    ? `; store rows ${changes.storeRows.written} written, ${changes.storeRows.deleted} deleted`
+    : "";
   return `${files}; ${chunks}; vectors ${changes.vectors}${lsa}${rows}`;
 }
 
 /** Files whose stat stamp an update changed while their content stayed (a touch, a checkout, a copy). */
 function restamped(before: KnowledgeBase, after: KnowledgeBase): number {
   const stamps = new Map((before.indexedFiles ?? []).map((file) => [file.file, file.stamp]));
-  return (after.indexedFiles ?? []).filter((file) => stamps.has(file.file) && stamps.get(file.file) !== file.stamp).length;
+  return (after.indexedFiles ?? []).filter((file) => stamps.has(file.file) && stamps.get(file.file) !== file.stamp)
+    .length;
 }
 
 /**
@@ -59,12 +84,26 @@ function restamped(before: KnowledgeBase, after: KnowledgeBase): number {
  * environment (permissions, a full disk, no scratch folder, another writer's lock) is thrown. The
  * writer lock (`lock`, or one taken here) is held from the load to the save.
  */
-export async function updateAndSave(corpusDir: string, outDir: string, log: (line: string) => void, vectorStore?: VectorStoreL1Option, lock?: IndexLock): Promise<KnowledgeBase | null> {
+export async function updateAndSave(
+  corpusDir: string,
+  outDir: string,
+  log: (line: string) => void,
+  vectorStore?: VectorStoreL1Option,
+  lock?: IndexLock,
+): Promise<KnowledgeBase | null> {
   if (!existsSync(join(outDir, "manifest.json"))) return null;
-  return withIndexLock(outDir, log, DEFAULT_LOCK_WAIT_MS, lock, (held) => updateAndSaveLocked(corpusDir, outDir, log, vectorStore, held));
+  return withIndexLock(outDir, log, DEFAULT_LOCK_WAIT_MS, lock, (held) =>
+    updateAndSaveLocked(corpusDir, outDir, log, vectorStore, held),
+  );
 }
 
-async function updateAndSaveLocked(corpusDir: string, outDir: string, log: (line: string) => void, vectorStore: VectorStoreL1Option | undefined, lock: IndexLock): Promise<KnowledgeBase | null> {
+async function updateAndSaveLocked(
+  corpusDir: string,
+  outDir: string,
+  log: (line: string) => void,
+  vectorStore: VectorStoreL1Option | undefined,
+  lock: IndexLock,
+): Promise<KnowledgeBase | null> {
   let previous: KnowledgeBase;
   try {
     previous = await KnowledgeBase.load(outDir, vectorStore ? { vectorStore, localVectors: true } : {});
@@ -93,21 +132,34 @@ async function updateAndSaveLocked(corpusDir: string, outDir: string, log: (line
     const moved = previous.corpusOrigin?.root !== knowledgeBase.corpusOrigin?.root;
     if (touched === 0 && !moved) {
       bar.done();
-      log(`${outDir} is up to date with ${corpusDir}: ${changes.unchangedFiles} files unchanged, nothing saved; fingerprint ${knowledgeBase.fingerprint}.`);
+      log(
+        `${outDir} is up to date with ${corpusDir}: ${changes.unchangedFiles} files unchanged, nothing saved; fingerprint ${knowledgeBase.fingerprint}.`,
+      );
       return knowledgeBase;
     }
     // Same content: saved only so that queries find the new file times (and folder) and skip hashing.
     await knowledgeBase.save(outDir, { onProgress: bar.update, onWarning: warn, lock });
     bar.done();
-    const what = [touched > 0 ? `the new times of ${touched} ${touched === 1 ? "file" : "files"} with unchanged content` : "", moved ? `the corpus folder ${corpusDir}` : ""].filter(Boolean).join(" and ");
-    log(`${outDir} is up to date with ${corpusDir}: ${changes.unchangedFiles} files unchanged; recorded ${what}; fingerprint ${knowledgeBase.fingerprint}.`);
+    const what = [
+      touched > 0 ? `the new times of ${touched} ${touched === 1 ? "file" : "files"} with unchanged content` : "",
+      moved ? `the corpus folder ${corpusDir}` : "",
+    ]
+      .filter(Boolean)
+      .join(" and ");
+    log(
+      `${outDir} is up to date with ${corpusDir}: ${changes.unchangedFiles} files unchanged; recorded ${what}; fingerprint ${knowledgeBase.fingerprint}.`,
+    );
     return knowledgeBase;
   }
   await knowledgeBase.save(outDir, { onProgress: bar.update, onWarning: warn, lock });
   bar.done();
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
-  log(`Updated ${outDir} from ${corpusDir} in ${seconds} s: ${describeChanges(changes)}; ${knowledgeBase.chunks.length} chunks, fingerprint ${knowledgeBase.fingerprint}.`);
-  log(`${describeCalibration(knowledgeBase.calibration)} (kept from the last full build; \`index --full\` measures again)`);
+  log(
+    `Updated ${outDir} from ${corpusDir} in ${seconds} s: ${describeChanges(changes)}; ${knowledgeBase.chunks.length} chunks, fingerprint ${knowledgeBase.fingerprint}.`,
+  );
+  log(
+    `${describeCalibration(knowledgeBase.calibration)} (kept from the last full build; \`index --full\` measures again)`,
+  );
   return knowledgeBase;
 }
 
@@ -117,7 +169,14 @@ async function updateAndSaveLocked(corpusDir: string, outDir: string, log: (line
  * removes what interrupted runs left there.
  * @throws LookupKnowledgeError `INDEX_LOCKED` when another writer keeps the lock past `lockWaitMs`.
  */
-export async function indexOnce(corpus: string, out: string, full: boolean, log: (line: string) => void, vectorStore?: VectorStoreL1Option, lockWaitMs = DEFAULT_LOCK_WAIT_MS): Promise<void> {
+export async function indexOnce(
+  corpus: string,
+  out: string,
+  full: boolean,
+  log: (line: string) => void,
+  vectorStore?: VectorStoreL1Option,
+  lockWaitMs = DEFAULT_LOCK_WAIT_MS,
+): Promise<void> {
   await withIndexLock(out, log, lockWaitMs, undefined, async (lock) => {
     await sweepLeftovers(out, log);
     if (!full && (await updateAndSave(corpus, out, log, vectorStore, lock)) !== null) return;
@@ -129,13 +188,20 @@ export async function indexOnce(corpus: string, out: string, full: boolean, log:
 export async function runIndex({ values }: ParsedCommand, log: (line: string) => void): Promise<number> {
   const corpus = String(values.corpus);
   const out = String(values.out);
-  const waitMs = integerValue("index", "lock-wait", String(values["lock-wait"] ?? DEFAULT_LOCK_WAIT_SECONDS), 0, 86_400) * 1000;
+  const waitMs =
+    integerValue("index", "lock-wait", String(values["lock-wait"] ?? DEFAULT_LOCK_WAIT_SECONDS), 0, 86_400) * 1000;
   const store = await openCliVectorStore(values);
   try {
     await indexOnce(corpus, out, values.full === true, log, store.vectorStore, waitMs);
     if (values.watch === true) {
       const { watchCorpus } = await import("./index-watch.js");
-      await watchCorpus({ corpus, out, log, update: () => indexOnce(corpus, out, false, log, store.vectorStore, waitMs), stop: stopRequested() });
+      await watchCorpus({
+        corpus,
+        out,
+        log,
+        update: () => indexOnce(corpus, out, false, log, store.vectorStore, waitMs),
+        stop: stopRequested(),
+      });
     }
     return 0;
   } finally {

@@ -13,11 +13,26 @@ export const INDEX_COMMAND: CommandSpec = {
     corpus: { type: "string", value: "DIR", default: DEFAULT_CORPUS_DIR, description: "The Markdown corpus folder." },
     out: { type: "string", value: "DIR", default: DEFAULT_INDEX_DIR, description: "Where the index is saved." },
     full: { type: "boolean", default: false, description: "Rebuild from scratch instead of updating." },
-    "lock-wait": { type: "string", value: "SECONDS", default: String(DEFAULT_LOCK_WAIT_SECONDS), description: "How long to wait for another index run writing to --out (its lock) before failing; 0 fails at once." },
-    watch: { type: "boolean", default: false, description: "After the first run, keep watching the corpus and update the index after each batch of changes (Ctrl-C stops)." },
+    "lock-wait": {
+      type: "string",
+      value: "SECONDS",
+      default: String(DEFAULT_LOCK_WAIT_SECONDS),
+      description:
+        "How long to wait for another index run writing to --out (its lock) before failing; 0 fails at once.",
+    },
+    watch: {
+      type: "boolean",
+      default: false,
+      description:
+        "After the first run, keep watching the corpus and update the index after each batch of changes (Ctrl-C stops).",
+    },
     ...PGVECTOR_FLAGS,
   },
-  examples: ["lookup-knowledge index --corpus docs --out .lookup-knowledge/index", "lookup-knowledge index --full", "lookup-knowledge index --watch"],
+  examples: [
+    "lookup-knowledge index --corpus docs --out .lookup-knowledge/index",
+    "lookup-knowledge index --full",
+    "lookup-knowledge index --watch",
+  ],
   async run(parsed, io) {
     const { runIndex } = await import("./index-build.js");
     return runIndex(parsed, (line) => io.err(`${terminalText(line)}\n`));

@@ -8,11 +8,20 @@ import { acquireIndexLock, type IndexLock } from "../knowledge-base/index-lock.j
  * to `waitMs`, saying once whom it waits for) and released after it.
  * @throws LookupKnowledgeError `INDEX_LOCKED` when the lock stays held by another writer.
  */
-export async function withIndexLock<T>(out: string, log: (line: string) => void, waitMs: number, given: IndexLock | undefined, run: (lock: IndexLock) => Promise<T>): Promise<T> {
+export async function withIndexLock<T>(
+  out: string,
+  log: (line: string) => void,
+  waitMs: number,
+  given: IndexLock | undefined,
+  run: (lock: IndexLock) => Promise<T>,
+): Promise<T> {
   if (given !== undefined) return run(given);
   const lock = await acquireIndexLock(out, {
     waitMs,
-    onWaiting: (owner) => log(`waiting for the index lock held by ${owner === null ? "an unknown process" : `pid ${owner.pid} on ${owner.host}`} (up to ${Math.round(waitMs / 1000)} s)`),
+    onWaiting: (owner) =>
+      log(
+        `waiting for the index lock held by ${owner === null ? "an unknown process" : `pid ${owner.pid} on ${owner.host}`} (up to ${Math.round(waitMs / 1000)} s)`,
+      ),
   });
   try {
     return await run(lock);
@@ -29,7 +38,12 @@ export async function withIndexLock<T>(out: string, log: (line: string) => void,
 export async function sweepLeftovers(out: string, log: (line: string) => void): Promise<void> {
   if (!existsSync(out)) return;
   const removed: string[] = [];
-  const problems = await collectGarbage(out, (name) => removed.push(name)).catch((error: unknown) => [errorMessage(error)]);
-  if (removed.length > 0) log(`lookup-knowledge: removed ${removed.length} ${removed.length === 1 ? "leftover" : "leftovers"} of interrupted runs from ${out}: ${removed.join(", ")}`);
+  const problems = await collectGarbage(out, (name) => removed.push(name)).catch((error: unknown) => [
+    errorMessage(error),
+  ]);
+  if (removed.length > 0)
+    log(
+      `lookup-knowledge: removed ${removed.length} ${removed.length === 1 ? "leftover" : "leftovers"} of interrupted runs from ${out}: ${removed.join(", ")}`,
+    );
   for (const problem of problems) log(`lookup-knowledge: ${problem}`);
 }

@@ -34,7 +34,15 @@ function insideIndex(corpus: string, out: string, changed: string | null): boole
  * Bad files are the update's reported skips; a failed update is logged and watching goes on.
  * @throws LookupKnowledgeError `USAGE` when the folder cannot be watched.
  */
-export async function watchCorpus({ corpus, out, log, update, stop, debounceMs = WATCH_DEBOUNCE_MS, onRun }: WatchCorpusOptions): Promise<void> {
+export async function watchCorpus({
+  corpus,
+  out,
+  log,
+  update,
+  stop,
+  debounceMs = WATCH_DEBOUNCE_MS,
+  onRun,
+}: WatchCorpusOptions): Promise<void> {
   const runs = createDebouncedRuns({
     debounceMs,
     run: async () => {
@@ -56,7 +64,9 @@ export async function watchCorpus({ corpus, out, log, update, stop, debounceMs =
   } catch (error) {
     throw usageError("index", `--watch cannot watch ${corpus} (${errorDetail(error)}).`);
   }
-  watcher.on("error", (error) => log(`lookup-knowledge: watching ${corpus} failed (${errorDetail(error)}); restart \`index --watch\`.`));
+  watcher.on("error", (error) =>
+    log(`lookup-knowledge: watching ${corpus} failed (${errorDetail(error)}); restart \`index --watch\`.`),
+  );
   log(`lookup-knowledge: watching ${corpus} for changes (Ctrl-C stops)`);
   const reason = await stop;
   watcher.close();

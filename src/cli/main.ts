@@ -11,7 +11,13 @@ import { formatCommandHelp, formatOverview } from "./usage.js";
 import { packageVersion } from "./version.js";
 
 /** Every command, in the order the overview lists them. */
-export const COMMANDS: readonly CommandSpec[] = [INDEX_COMMAND, QUERY_COMMAND, SERVE_COMMAND, EVAL_COMMAND, TRACES_COMMAND];
+export const COMMANDS: readonly CommandSpec[] = [
+  INDEX_COMMAND,
+  QUERY_COMMAND,
+  SERVE_COMMAND,
+  EVAL_COMMAND,
+  TRACES_COMMAND,
+];
 
 /** Exit codes: 0 success, 1 the command failed at run time, 2 the command line is wrong. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -23,12 +29,18 @@ function commandNamed(name: string): CommandSpec {
   if (spec) return spec;
   const names = COMMANDS.map((c) => c.name);
   const hint = closestName(name, names);
-  throw usageError("", `unknown command ${JSON.stringify(name)}${hint ? ` (did you mean ${hint}?)` : ""}; the commands are ${names.join(", ")}, help.`);
+  throw usageError(
+    "",
+    `unknown command ${JSON.stringify(name)}${hint ? ` (did you mean ${hint}?)` : ""}; the commands are ${names.join(", ")}, help.`,
+  );
 }
 
 /** One line for any error: a usage error or one of ours as it is, anything else prefixed; the values it quotes cannot drive the terminal. */
 function errorLine(error: unknown): string {
-  const message = error instanceof LookupKnowledgeError ? error.message : `lookup-knowledge: ${error instanceof Error ? error.message : String(error)}`;
+  const message =
+    error instanceof LookupKnowledgeError
+      ? error.message
+      : `lookup-knowledge: ${error instanceof Error ? error.message : String(error)}`;
   return terminalText(message.replace(/\s*\n\s*/g, " "));
 }
 
@@ -46,10 +58,16 @@ export async function main(argv: string[], io: CliIO = PROCESS_IO): Promise<numb
     }
     if (name === "help") {
       if (rest.length > 1) throw usageError("", `help takes one command name, got ${rest.length}: ${rest.join(" ")}.`);
-      io.out(rest.length === 0 || rest[0] === "help" ? formatOverview(COMMANDS) : formatCommandHelp(commandNamed(rest[0])));
+      io.out(
+        rest.length === 0 || rest[0] === "help" ? formatOverview(COMMANDS) : formatCommandHelp(commandNamed(rest[0])),
+      );
       return EXIT.ok;
     }
-    if (name.startsWith("-")) throw usageError("", `unknown option ${name}; the options before a command are --help and --version, the commands ${COMMANDS.map((c) => c.name).join(", ")}, help.`);
+    if (name.startsWith("-"))
+      throw usageError(
+        "",
+        `unknown option ${name}; the options before a command are --help and --version, the commands ${COMMANDS.map((c) => c.name).join(", ")}, help.`,
+      );
     const spec = commandNamed(name);
     const parsed = parseCommand(spec, rest);
     if (parsed.values.help === true) {

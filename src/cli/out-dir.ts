@@ -13,5 +13,9 @@ export function checkOutDir(command: string, out: string): void {
   } catch {
     return; // Missing: it is created. Unreadable: the write names the reason.
   }
-  if (!isFolder) throw usageError(command, `--out ${out} is not a folder; pass a folder for the results (it is created when missing).`);
+  if (!isFolder)
+    throw usageError(
+      command,
+      `--out ${out} is not a folder; pass a folder for the results (it is created when missing).`,
+    );
 }

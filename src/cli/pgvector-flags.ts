@@ -6,13 +6,20 @@ export const PGVECTOR_FLAGS: Record<"pgvector" | "pgvector-table" | "no-pgvector
   pgvector: {
     type: "string",
     value: "URL",
-    description: "Keep L1 in Postgres/pgvector at this connection string (also read from LOOKUP_KNOWLEDGE_PGVECTOR_URL); needs the optional packages @langchain/community and pg.",
+    description:
+      "Keep L1 in Postgres/pgvector at this connection string (also read from LOOKUP_KNOWLEDGE_PGVECTOR_URL); needs the optional packages @langchain/community and pg.",
   },
-  "pgvector-table": { type: "string", value: "NAME", default: "lookup_knowledge_chunks", description: "The pgvector table of the L1 rows." },
+  "pgvector-table": {
+    type: "string",
+    value: "NAME",
+    default: "lookup_knowledge_chunks",
+    description: "The pgvector table of the L1 rows.",
+  },
   "no-pgvector-indexes": {
     type: "boolean",
     default: false,
-    description: "Leave the pgvector table's vector(n) column, HNSW index and scope index to your DBAs instead of creating them when missing.",
+    description:
+      "Leave the pgvector table's vector(n) column, HNSW index and scope index to your DBAs instead of creating them when missing.",
   },
 };
 
@@ -29,13 +36,19 @@ export interface CliVectorStore {
  * Connects to pgvector when `--pgvector URL` (or `LOOKUP_KNOWLEDGE_PGVECTOR_URL`) is set; the URL
  * with its password is never written to the index or printed.
  */
-export async function openCliVectorStore(values: Record<string, string | boolean | undefined>): Promise<CliVectorStore> {
+export async function openCliVectorStore(
+  values: Record<string, string | boolean | undefined>,
+): Promise<CliVectorStore> {
   const flag = values.pgvector;
   const connectionString = typeof flag === "string" ? flag : process.env[PGVECTOR_URL_ENV];
   if (!connectionString) return { vectorStore: undefined, close: async () => {} };
   const table = values["pgvector-table"];
   // Loaded only when asked for, so that `--help` and plain queries never load the pgvector adapter.
   const { connectPgVectorStore } = await import("../l1/vector-store/connect-pgvector.js");
-  const vectorStore = await connectPgVectorStore({ connectionString, tableName: typeof table === "string" ? table : undefined, createIndexes: values["no-pgvector-indexes"] !== true });
+  const vectorStore = await connectPgVectorStore({
+    connectionString,
+    tableName: typeof table === "string" ? table : undefined,
+    createIndexes: values["no-pgvector-indexes"] !== true,
+  });
   return { vectorStore, close: () => vectorStore.store.end().catch(() => {}) };
 }

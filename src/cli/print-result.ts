@@ -10,7 +10,12 @@ const flat = (text: string) => text.replace(/[\s\u0085]+/gu, " ");
  * spans lines, each marked with `| `.
  */
 export function renderResult(result: LookupResult): string {
-  const hints = { domains: result.hints.domains.map(flat), keywords: result.hints.keywords.map(flat), titles: result.hints.titles.map(flat), entities: result.hints.entities.map(flat) };
+  const hints = {
+    domains: result.hints.domains.map(flat),
+    keywords: result.hints.keywords.map(flat),
+    titles: result.hints.titles.map(flat),
+    entities: result.hints.entities.map(flat),
+  };
   const lines = [
     `Query: ${flat(result.query)}`,
     `Layer: ${result.retrievalLayer} | L1: ${result.l1Status}${result.fallbackReason ? ` (fallback: ${result.fallbackReason})` : ""} | domain filter: ${flat(result.domainFilter ?? "none")}`,
@@ -26,7 +31,8 @@ export function renderResult(result: LookupResult): string {
     if (block.breadcrumb) lines.push(`    ${block.breadcrumb.map(flat).join(" > ")}`);
     lines.push(`    hits: ${flat(block.hitReasons.join("; "))}`);
     lines.push(...block.content.split(LINE_BREAK).map((line) => `    | ${line}`));
-    if (block.truncated) lines.push(`    [content cut: ${block.truncated.shownChars} of ${block.truncated.totalChars} characters shown]`);
+    if (block.truncated)
+      lines.push(`    [content cut: ${block.truncated.shownChars} of ${block.truncated.totalChars} characters shown]`);
     lines.push("");
   });
   return lines.map(showHidden).join("\n");

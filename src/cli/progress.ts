@@ -18,7 +18,10 @@ const LABELS: Record<string, string> = {
  * A one-line progress bar on stderr when it is a terminal; silent otherwise, so that piped
  * output and CI logs stay clean.
  */
-export function createProgressBar(stream: NodeJS.WriteStream = process.stderr): { update: (p: ProgressEvent) => void; done: () => void } {
+export function createProgressBar(stream: NodeJS.WriteStream = process.stderr): {
+  update: (p: ProgressEvent) => void;
+  done: () => void;
+} {
   if (!stream.isTTY) return { update: () => {}, done: () => {} };
   let last = "";
   return {

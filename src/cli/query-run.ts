@@ -18,7 +18,12 @@ import { terminalText } from "./terminal-text.js";
  * Loads the saved index and warns (stderr) when it comes from another folder or is out of date
  * with its corpus; builds and saves it first when there is none yet.
  */
-async function loadOrBuild(indexDir: string, corpus: string | undefined, vectorStore: VectorStoreL1Option | undefined, io: CliIO): Promise<KnowledgeBase> {
+async function loadOrBuild(
+  indexDir: string,
+  corpus: string | undefined,
+  vectorStore: VectorStoreL1Option | undefined,
+  io: CliIO,
+): Promise<KnowledgeBase> {
   // Warnings quote paths, some read from the manifest: shown inert.
   const log = (line: string) => io.err(`${terminalText(line)}\n`);
   let kb: KnowledgeBase;
@@ -45,8 +50,17 @@ export async function runQuery(parsed: ParsedCommand, limit: number, io: CliIO):
     const kb = await loadOrBuild(String(values.index), stringValue(parsed, "corpus"), store.vectorStore, io);
     const access = groupScope("query", parsed.lists.group);
     // An unknown --domain lists only the domains the groups may read.
-    const args = lookupArgs(query, limit, stringValue(parsed, "domain"), access === undefined ? kb.domains : kb.access.domainsFor(applyScope(access) as AppliedScope));
-    const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, ...(tracePath !== undefined ? { tracePath } : {}), ...(access !== undefined ? { access } : {}) });
+    const args = lookupArgs(
+      query,
+      limit,
+      stringValue(parsed, "domain"),
+      access === undefined ? kb.domains : kb.access.domainsFor(applyScope(access) as AppliedScope),
+    );
+    const lookup = createLookupKnowledgeTool({
+      knowledgeBase: kb,
+      ...(tracePath !== undefined ? { tracePath } : {}),
+      ...(access !== undefined ? { access } : {}),
+    });
     try {
       const message = await lookup.invoke({ type: "tool_call", id: "cli", name: lookup.name, args });
       result = message.artifact as LookupResult;

@@ -12,11 +12,28 @@ const REBUILD_CODES: Record<IndexStage, readonly LookupKnowledgeErrorCode[]> = {
 };
 
 /** Errors of the machine, not of the index: a rebuild would fail the same way or throw a good index away. */
-const ENVIRONMENT_ERRNOS = new Set(["EACCES", "EPERM", "ENOSPC", "EDQUOT", "EMFILE", "ENFILE", "EIO", "ENOMEM", "EROFS", "EBUSY", "EAGAIN", "ETIMEDOUT"]);
+const ENVIRONMENT_ERRNOS = new Set([
+  "EACCES",
+  "EPERM",
+  "ENOSPC",
+  "EDQUOT",
+  "EMFILE",
+  "ENFILE",
+  "EIO",
+  "ENOMEM",
+  "EROFS",
+  "EBUSY",
+  "EAGAIN",
+  "ETIMEDOUT",
+]);
 
 /** The first errno code (`EACCES`...) of an environment failure in `error`'s cause chain; null when there is none. */
 export function environmentErrno(error: unknown): string | null {
-  for (let cause = error, depth = 0; cause !== null && typeof cause === "object" && depth < 10; cause = (cause as { cause?: unknown }).cause, depth++) {
+  for (
+    let cause = error, depth = 0;
+    cause !== null && typeof cause === "object" && depth < 10;
+    cause = (cause as { cause?: unknown }).cause, depth++
+  ) {
     const code = (cause as { code?: unknown }).code;
     if (typeof code === "string" && ENVIRONMENT_ERRNOS.has(code)) return code;
   }

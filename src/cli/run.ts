@@ -4,7 +4,9 @@ import { terminalText } from "./terminal-text.js";
 // The library reports trace failures as process warnings; the CLI prints each as its own one line.
 process.removeAllListeners("warning");
 process.on("warning", (warning: Error & { code?: string }) => {
-  process.stderr.write(`${terminalText(warning.code === "LOOKUP_KNOWLEDGE_TRACE" ? warning.message : `warning: ${warning.message}`).replace(/\n/g, " ")}\n`);
+  process.stderr.write(
+    `${terminalText(warning.code === "LOOKUP_KNOWLEDGE_TRACE" ? warning.message : `warning: ${warning.message}`).replace(/\n/g, " ")}\n`,
+  );
 });
 
 // A reader that stops early (`| head`) closes the pipe: stop quietly, as Unix tools do, instead of a stack trace.

@@ -21,19 +21,65 @@ export const SERVE_COMMAND: CommandSpec = {
   options: {
     http: { type: "boolean", default: false, description: "Serve Streamable HTTP at /mcp instead of stdio." },
     host: { type: "string", value: "HOST", default: "127.0.0.1", description: "With --http: the address to bind." },
-    port: { type: "string", value: "N", default: String(DEFAULT_MCP_PORT), description: "With --http: the port (0 picks a free one, printed on stderr)." },
-    "allowed-host": { type: "string", value: "NAME", multiple: true, description: "With --http: a name clients reach the server by (kb.internal, kb.internal:8443), accepted as the Host header besides the bound address; needed with a wildcard --host such as 0.0.0.0." },
-    "token-file": { type: "string", value: "FILE", description: `With --http: the bearer tokens, one per line with the groups its callers read as: TOKEN [GROUP ...] (otherwise one token from ${MCP_TOKEN_ENV}, if set).` },
-    group: { type: "string", value: "NAME", multiple: true, description: "Answer every call as a member of group NAME (repeat for several): only files whose `access` names one of them, and unlabelled ones, are read." },
-    index: { type: "string", value: "DIR", default: DEFAULT_INDEX_DIR, description: "The saved index to serve (and follow)." },
-    corpus: { type: "string", value: "DIR", description: `The corpus to build the index from when there is none (default: ${DEFAULT_CORPUS_DIR}).` },
-    watch: { type: "boolean", default: false, description: `Also watch the corpus (--corpus, default: ${DEFAULT_CORPUS_DIR}) and update the index after each batch of changes, as \`index --watch\` does.` },
-    "no-follow": { type: "boolean", default: false, description: "Keep serving the generation loaded at start, ignoring new ones." },
-    trace: { type: "string", value: "FILE", description: `Append a JSONL trace line per call to FILE (default: ${DEFAULT_TRACE_PATH}).` },
+    port: {
+      type: "string",
+      value: "N",
+      default: String(DEFAULT_MCP_PORT),
+      description: "With --http: the port (0 picks a free one, printed on stderr).",
+    },
+    "allowed-host": {
+      type: "string",
+      value: "NAME",
+      multiple: true,
+      description:
+        "With --http: a name clients reach the server by (kb.internal, kb.internal:8443), accepted as the Host header besides the bound address; needed with a wildcard --host such as 0.0.0.0.",
+    },
+    "token-file": {
+      type: "string",
+      value: "FILE",
+      description: `With --http: the bearer tokens, one per line with the groups its callers read as: TOKEN [GROUP ...] (otherwise one token from ${MCP_TOKEN_ENV}, if set).`,
+    },
+    group: {
+      type: "string",
+      value: "NAME",
+      multiple: true,
+      description:
+        "Answer every call as a member of group NAME (repeat for several): only files whose `access` names one of them, and unlabelled ones, are read.",
+    },
+    index: {
+      type: "string",
+      value: "DIR",
+      default: DEFAULT_INDEX_DIR,
+      description: "The saved index to serve (and follow).",
+    },
+    corpus: {
+      type: "string",
+      value: "DIR",
+      description: `The corpus to build the index from when there is none (default: ${DEFAULT_CORPUS_DIR}).`,
+    },
+    watch: {
+      type: "boolean",
+      default: false,
+      description: `Also watch the corpus (--corpus, default: ${DEFAULT_CORPUS_DIR}) and update the index after each batch of changes, as \`index --watch\` does.`,
+    },
+    "no-follow": {
+      type: "boolean",
+      default: false,
+      description: "Keep serving the generation loaded at start, ignoring new ones.",
+    },
+    trace: {
+      type: "string",
+      value: "FILE",
+      description: `Append a JSONL trace line per call to FILE (default: ${DEFAULT_TRACE_PATH}).`,
+    },
     "no-trace": { type: "boolean", default: false, description: "Write no trace lines." },
     ...PGVECTOR_FLAGS,
   },
-  examples: ["lookup-knowledge serve", "lookup-knowledge serve --http --port 3333", "LOOKUP_KNOWLEDGE_MCP_TOKEN=$(cat token) lookup-knowledge serve --http --host 0.0.0.0 --allowed-host kb.internal --group support"],
+  examples: [
+    "lookup-knowledge serve",
+    "lookup-knowledge serve --http --port 3333",
+    "LOOKUP_KNOWLEDGE_MCP_TOKEN=$(cat token) lookup-knowledge serve --http --host 0.0.0.0 --allowed-host kb.internal --group support",
+  ],
   async run(parsed, io) {
     const port = integerValue("serve", "port", String(parsed.values.port), 0, 65535);
     const { runServe } = await import("./serve-run.js");

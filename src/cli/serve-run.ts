@@ -45,10 +45,21 @@ async function tokenAudiences(parsed: ParsedCommand): Promise<TokenAudience[]> {
 }
 
 /** The index to serve: followed (or loaded once), built first from the corpus when there is none. */
-async function openIndex(dir: string, corpus: string | undefined, follow: boolean, vectorStore: VectorStoreL1Option | undefined, log: (line: string) => void): Promise<KnowledgeBase | FollowedKnowledgeBase> {
+async function openIndex(
+  dir: string,
+  corpus: string | undefined,
+  follow: boolean,
+  vectorStore: VectorStoreL1Option | undefined,
+  log: (line: string) => void,
+): Promise<KnowledgeBase | FollowedKnowledgeBase> {
   const open = () =>
     follow
-      ? followKnowledgeBase(dir, { vectorStore, onWarning: log, onGeneration: ({ generation }) => log(`lookup-knowledge: serving the new index generation ${generation ?? "(unsaved)"}`) })
+      ? followKnowledgeBase(dir, {
+          vectorStore,
+          onWarning: log,
+          onGeneration: ({ generation }) =>
+            log(`lookup-knowledge: serving the new index generation ${generation ?? "(unsaved)"}`),
+        })
       : KnowledgeBase.load(dir, vectorStore ? { vectorStore } : {});
   try {
     return await open();
@@ -69,24 +80,43 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
   const host = String(values.host);
   const tokens = http ? await tokenAudiences(parsed) : [];
   if (http && tokens.length === 0 && !LOOPBACK_HOSTS.has(host)) {
-    throw usageError("serve", `--host ${host} is reachable from other machines: set a bearer token in ${MCP_TOKEN_ENV} or --token-file first.`);
+    throw usageError(
+      "serve",
+      `--host ${host} is reachable from other machines: set a bearer token in ${MCP_TOKEN_ENV} or --token-file first.`,
+    );
   }
   const allowedHosts = parsed.lists["allowed-host"] ?? [];
   if (http && WILDCARD.has(host) && allowedHosts.length === 0) {
-    throw usageError("serve", `--host ${host} listens on every address, but clients send the name they reached it by as Host: name it with --allowed-host (e.g. --allowed-host kb.internal), or bind that address with --host.`);
+    throw usageError(
+      "serve",
+      `--host ${host} listens on every address, but clients send the name they reached it by as Host: name it with --allowed-host (e.g. --allowed-host kb.internal), or bind that address with --host.`,
+    );
   }
   const access = groupScope("serve", parsed.lists.group);
   const tracePath = values["no-trace"] === true ? null : stringValue(parsed, "trace");
   const store = await openCliVectorStore(values);
   try {
-    const kb = await openIndex(String(values.index), stringValue(parsed, "corpus"), values["no-follow"] !== true, store.vectorStore, log);
+    const kb = await openIndex(
+      String(values.index),
+      stringValue(parsed, "corpus"),
+      values["no-follow"] !== true,
+      store.vectorStore,
+      log,
+    );
     // One tool per scope: each audience sees its own domains in the schema and reads only its files.
-    const served = new Map<string, { lookup: ReturnType<typeof createLookupKnowledgeTool>; handler: ReturnType<typeof createMcpToolHandler> }>();
+    const served = new Map<
+      string,
+      { lookup: ReturnType<typeof createLookupKnowledgeTool>; handler: ReturnType<typeof createMcpToolHandler> }
+    >();
     const serve = (scope: AccessScope | undefined) => {
       const key = scope === undefined ? "" : JSON.stringify([...scope.groups].sort());
       let entry = served.get(key);
       if (entry === undefined) {
-        const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, ...(tracePath !== undefined ? { tracePath } : {}), ...(scope !== undefined ? { access: scope } : {}) });
+        const lookup = createLookupKnowledgeTool({
+          knowledgeBase: kb,
+          ...(tracePath !== undefined ? { tracePath } : {}),
+          ...(scope !== undefined ? { access: scope } : {}),
+        });
         entry = { lookup, handler: createMcpToolHandler({ tool: lookup, version: packageVersion() }) };
         served.set(key, entry);
       }
@@ -100,12 +130,29 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
     const corpus = stringValue(parsed, "corpus") ?? DEFAULT_CORPUS_DIR;
     const indexDir = String(values.index);
     // Started once the transport is up: a server that cannot listen must not leave a watcher running.
-    const watch = () => (values.watch === true ? watchCorpus({ corpus, out: indexDir, log, stop, update: () => indexOnce(corpus, indexDir, false, log, store.vectorStore) }).catch((error: unknown) => log(`lookup-knowledge: ${errorDetail(error)}`)) : Promise.resolve());
+    const watch = () =>
+      values.watch === true
+        ? watchCorpus({
+            corpus,
+            out: indexDir,
+            log,
+            stop,
+            update: () => indexOnce(corpus, indexDir, false, log, store.vectorStore),
+          }).catch((error: unknown) => log(`lookup-knowledge: ${errorDetail(error)}`))
+        : Promise.resolve();
     let watching: Promise<void> = Promise.resolve();
     let reason: string;
     if (http) {
-      const endpoint = await startMcpHttpEndpoint({ host, port, allowedHosts, ...(audiences.length > 0 ? { audiences } : { handler }) });
-      const required = audiences.length === 0 ? "" : ` (bearer token required; ${audiences.length} ${audiences.length === 1 ? "token" : "tokens"}, ${served.size} ${served.size === 1 ? "scope" : "scopes"})`;
+      const endpoint = await startMcpHttpEndpoint({
+        host,
+        port,
+        allowedHosts,
+        ...(audiences.length > 0 ? { audiences } : { handler }),
+      });
+      const required =
+        audiences.length === 0
+          ? ""
+          : ` (bearer token required; ${audiences.length} ${audiences.length === 1 ? "token" : "tokens"}, ${served.size} ${served.size === 1 ? "scope" : "scopes"})`;
       log(`lookup-knowledge: serving ${lookup.name} over MCP (Streamable HTTP) at ${endpoint.url}${required}`);
       watching = watch();
       reason = await stop;

@@ -40,7 +40,11 @@ export const hashCorpusFile: HashCorpusFile = async (entry) => {
  * other file is hashed, so a `touch` or a copy with the same bytes is not a change. A skipped file
  * (no hash) counts as changed when it was written after the index was saved.
  */
-export async function compareCorpus(listing: CorpusListing, indexed: IndexedCorpus, hash: HashCorpusFile = hashCorpusFile): Promise<CorpusDrift> {
+export async function compareCorpus(
+  listing: CorpusListing,
+  indexed: IndexedCorpus,
+  hash: HashCorpusFile = hashCorpusFile,
+): Promise<CorpusDrift> {
   const known = new Map(indexed.files.map((file) => [file.file, file]));
   const skipped = new Set(indexed.skipped.map((entry) => entry.file));
   const drift: CorpusDrift = { added: [], changed: [], removed: [] };
@@ -62,20 +66,30 @@ export async function compareCorpus(listing: CorpusListing, indexed: IndexedCorp
 }
 
 /** Lists `corpusDir` as the index build does and compares it with the index; null when the folder cannot be listed. */
-export async function corpusDrift(corpusDir: string, indexed: IndexedCorpus, hash: HashCorpusFile = hashCorpusFile): Promise<CorpusDrift | null> {
+export async function corpusDrift(
+  corpusDir: string,
+  indexed: IndexedCorpus,
+  hash: HashCorpusFile = hashCorpusFile,
+): Promise<CorpusDrift | null> {
   const listing = await walkCorpus(corpusDir).catch(() => null);
   return listing === null ? null : compareCorpus(listing, indexed, hash);
 }
 
 /** True when the drift holds any change. */
-export const hasDrift = (drift: CorpusDrift | null): drift is CorpusDrift => drift !== null && drift.added.length + drift.changed.length + drift.removed.length > 0;
+export const hasDrift = (drift: CorpusDrift | null): drift is CorpusDrift =>
+  drift !== null && drift.added.length + drift.changed.length + drift.removed.length > 0;
 
 /** `2 changed (a.md, b.md), 1 added (c.md)`: counts with up to 3 names each, for one warning line. */
 export function describeDrift(drift: CorpusDrift): string {
   const part = (label: string, files: string[]) => {
     if (files.length === 0) return [];
-    const names = files.slice(0, 3).map((file) => JSON.stringify(file)).join(", ");
+    const names = files
+      .slice(0, 3)
+      .map((file) => JSON.stringify(file))
+      .join(", ");
     return [`${files.length} ${label} (${names}${files.length > 3 ? `, and ${files.length - 3} more` : ""})`];
   };
-  return [...part("changed", drift.changed), ...part("added", drift.added), ...part("removed", drift.removed)].join(", ");
+  return [...part("changed", drift.changed), ...part("added", drift.added), ...part("removed", drift.removed)].join(
+    ", ",
+  );
 }

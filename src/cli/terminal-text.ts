@@ -9,5 +9,8 @@ const OTHER_BREAKS = /[\r\u000b\u000c\u2028\u2029]/g;
  * as `<U+…>`, so that no value can recolour, retitle, clear or rewrite the terminal.
  */
 export function terminalText(text: string): string {
-  return showHidden(text).replace(OTHER_BREAKS, (char) => `<U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
+  return showHidden(text).replace(
+    OTHER_BREAKS,
+    (char) => `<U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}>`,
+  );
 }

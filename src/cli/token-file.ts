@@ -17,9 +17,11 @@ export const MAX_TOKEN_CHARS = 4096;
 
 /** What makes `token` unusable as a bearer token (short, long, not printable ASCII), or null. */
 export function tokenProblem(token: string): string | null {
-  if (token.length < MIN_TOKEN_CHARS) return `a token needs at least ${MIN_TOKEN_CHARS} characters (e.g. \`openssl rand -hex 16\`)`;
+  if (token.length < MIN_TOKEN_CHARS)
+    return `a token needs at least ${MIN_TOKEN_CHARS} characters (e.g. \`openssl rand -hex 16\`)`;
   if (token.length > MAX_TOKEN_CHARS) return `a token may have at most ${MAX_TOKEN_CHARS} characters`;
-  if (!/^[\x21-\x7e]+$/.test(token)) return "a token may hold printable ASCII characters only (no spaces or control characters)";
+  if (!/^[\x21-\x7e]+$/.test(token))
+    return "a token may hold printable ASCII characters only (no spaces or control characters)";
   return null;
 }
 
@@ -42,24 +44,38 @@ export function parseTokenFile(text: string, file: string): TokenAudience[] {
   const audiences: TokenAudience[] = [];
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
-    const fields = lines[i].trim().split(/\s+/).filter((field) => field.length > 0);
+    const fields = lines[i]
+      .trim()
+      .split(/\s+/)
+      .filter((field) => field.length > 0);
     if (fields.length === 0 || fields[0].startsWith("#")) continue;
     const [token, ...groups] = fields;
     const problem = tokenProblem(token);
     if (problem !== null) throw usageError("serve", `${where(i + 1)}: ${problem}.`);
     const earlier = seen.get(token);
-    if (earlier !== undefined) throw usageError("serve", `${where(i + 1)} repeats the token of line ${earlier}; give each audience its own token.`);
+    if (earlier !== undefined)
+      throw usageError(
+        "serve",
+        `${where(i + 1)} repeats the token of line ${earlier}; give each audience its own token.`,
+      );
     seen.set(token, i + 1);
     let scope: AccessScope | undefined;
-    if (groups.some((group) => INVISIBLE.test(group))) throw usageError("serve", `${where(i + 1)}: a group name holds a control or invisible character.`);
+    if (groups.some((group) => INVISIBLE.test(group)))
+      throw usageError("serve", `${where(i + 1)}: a group name holds a control or invisible character.`);
     if (groups.length > 0) {
       const checked = applyScope({ groups });
-      if (typeof checked === "string") throw usageError("serve", `${where(i + 1)}: a group name needs 1 to ${MAX_GROUP_CHARS} characters.`);
+      if (typeof checked === "string")
+        throw usageError("serve", `${where(i + 1)}: a group name needs 1 to ${MAX_GROUP_CHARS} characters.`);
       scope = { groups: checked.groups };
     }
     audiences.push({ token, scope });
-    if (audiences.length > MAX_TOKENS) throw usageError("serve", `--token-file ${JSON.stringify(file)} holds more than ${MAX_TOKENS} tokens.`);
+    if (audiences.length > MAX_TOKENS)
+      throw usageError("serve", `--token-file ${JSON.stringify(file)} holds more than ${MAX_TOKENS} tokens.`);
   }
-  if (audiences.length === 0) throw usageError("serve", `--token-file ${JSON.stringify(file)} holds no token; put one per line (then, optionally, its groups).`);
+  if (audiences.length === 0)
+    throw usageError(
+      "serve",
+      `--token-file ${JSON.stringify(file)} holds no token; put one per line (then, optionally, its groups).`,
+    );
   return audiences;
 }

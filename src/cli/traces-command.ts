@@ -14,15 +14,24 @@ function sinceOf(parsed: ParsedCommand): number | null {
   const raw = stringValue(parsed, "since");
   if (raw === undefined) return null;
   const since = parseSince(raw, Date.now());
-  if (since === null) throw usageError(NAME, `--since must be an ISO date or date-time (2026-12-01, 2026-12-01T08:00Z) or an age like 24h or 7d, got "${raw}".`);
+  if (since === null)
+    throw usageError(
+      NAME,
+      `--since must be an ISO date or date-time (2026-12-01, 2026-12-01T08:00Z) or an age like 24h or 7d, got "${raw}".`,
+    );
   return since;
 }
 
 /** The trace file to read: the one positional after `summary`, or the default trace path. */
 function fileOf(parsed: ParsedCommand): string {
   const [subcommand, file, ...extra] = parsed.positionals;
-  if (subcommand !== "summary") throw usageError(NAME, `unknown subcommand "${subcommand ?? ""}"; the only one is summary (lookup-knowledge traces summary [FILE]).`);
-  if (extra.length > 0) throw usageError(NAME, `takes one trace FILE, got ${1 + extra.length} ("${extra[0]}" too many).`);
+  if (subcommand !== "summary")
+    throw usageError(
+      NAME,
+      `unknown subcommand "${subcommand ?? ""}"; the only one is summary (lookup-knowledge traces summary [FILE]).`,
+    );
+  if (extra.length > 0)
+    throw usageError(NAME, `takes one trace FILE, got ${1 + extra.length} ("${extra[0]}" too many).`);
   return file ?? DEFAULT_TRACE_PATH;
 }
 
@@ -30,7 +39,10 @@ function fileOf(parsed: ParsedCommand): string {
 async function checkNotTrace(html: string, file: string): Promise<void> {
   const [report, trace] = await Promise.all([stat(html).catch(() => null), stat(file).catch(() => null)]);
   if (report !== null && trace !== null && report.dev === trace.dev && report.ino === trace.ino) {
-    throw usageError(NAME, `--html "${html}" is the trace file "${file}" itself, and writing the report would destroy it; pass another path, such as trace-report.html.`);
+    throw usageError(
+      NAME,
+      `--html "${html}" is the trace file "${file}" itself, and writing the report would destroy it; pass another path, such as trace-report.html.`,
+    );
   }
 }
 
@@ -47,12 +59,21 @@ export const TRACES_COMMAND: CommandSpec = {
     { name: "FILE", description: `The JSONL trace file (default: ${DEFAULT_TRACE_PATH}).` },
   ],
   options: {
-    since: { type: "string", value: "WHEN", description: "Only lookups started at or after WHEN: an ISO date/date-time (UTC unless it has an offset) or an age: 90m, 24h, 7d, 2w." },
+    since: {
+      type: "string",
+      value: "WHEN",
+      description:
+        "Only lookups started at or after WHEN: an ISO date/date-time (UTC unless it has an offset) or an age: 90m, 24h, 7d, 2w.",
+    },
     top: { type: "string", value: "N", description: "Queries listed per list, 1 to 1000.", default: "10" },
     json: { type: "boolean", description: "Print the summary as JSON only." },
     html: { type: "string", value: "FILE", description: "Also write a self-contained HTML report to FILE." },
   },
-  examples: ["lookup-knowledge traces summary", "lookup-knowledge traces summary traces/tool_invocation.jsonl --since 24h --json", "lookup-knowledge traces summary --html trace-report.html"],
+  examples: [
+    "lookup-knowledge traces summary",
+    "lookup-knowledge traces summary traces/tool_invocation.jsonl --since 24h --json",
+    "lookup-knowledge traces summary --html trace-report.html",
+  ],
   async run(parsed, io) {
     const file = fileOf(parsed);
     const since = sinceOf(parsed);
@@ -66,10 +87,18 @@ export const TRACES_COMMAND: CommandSpec = {
         await makeFolders(dirname(html));
         await writeFile(html, htmlTraceSummary(summary, file));
       } catch (error) {
-        throw new LookupKnowledgeError("TRACE_UNAVAILABLE", `traces: cannot write the HTML report "${html}" (${errorMessage(error)}); pass a writable --html path.`, { cause: error });
+        throw new LookupKnowledgeError(
+          "TRACE_UNAVAILABLE",
+          `traces: cannot write the HTML report "${html}" (${errorMessage(error)}); pass a writable --html path.`,
+          { cause: error },
+        );
       }
     }
-    io.out(parsed.values.json === true ? `${JSON.stringify({ file, ...summary }, null, 2)}\n` : formatTraceSummary(summary, file));
+    io.out(
+      parsed.values.json === true
+        ? `${JSON.stringify({ file, ...summary }, null, 2)}\n`
+        : formatTraceSummary(summary, file),
+    );
     if (html !== undefined) io.err(`HTML report written to ${terminalText(html)}\n`);
     return 0;
   },

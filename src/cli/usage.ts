@@ -24,7 +24,10 @@ export function formatCommandHelp(spec: CommandSpec): string {
   lines.push("", "Options:");
   for (const [name, option] of Object.entries({ ...spec.options, help: HELP_OPTION })) {
     const head = `${option.short ? `-${option.short}, ` : ""}${flagUsage(name, option)}`;
-    const text = option.default !== undefined && option.default !== false ? `${option.description.replace(/\.$/, "")} (default: ${String(option.default)}).` : option.description;
+    const text =
+      option.default !== undefined && option.default !== false
+        ? `${option.description.replace(/\.$/, "")} (default: ${String(option.default)}).`
+        : option.description;
     lines.push(`  ${head.padEnd(26)} ${text}`);
   }
   if (spec.examples?.length) lines.push("", "Examples:", ...spec.examples.map((example) => `  ${example}`));

@@ -10,7 +10,10 @@ export function packageVersion(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 5; depth += 1) {
     try {
-      const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+      const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+        name?: string;
+        version?: string;
+      };
       if (manifest.name === "lookup-knowledge" && typeof manifest.version === "string") return manifest.version;
     } catch {
       // No package.json here: keep walking up.

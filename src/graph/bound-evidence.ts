@@ -25,9 +25,16 @@ function capList(items: readonly string[]): string[] {
  * `domainEvidence` (kept when present) the same, its domains cut like `domains`.
  */
 export function boundHints(hints: L0Hints): L0Hints {
-  const bounded: L0Hints = { titles: capList(hints.titles), keywords: capList(hints.keywords), domains: capList(hints.domains), entities: capList(hints.entities) };
+  const bounded: L0Hints = {
+    titles: capList(hints.titles),
+    keywords: capList(hints.keywords),
+    domains: capList(hints.domains),
+    entities: capList(hints.entities),
+  };
   if (hints.domainEvidence !== undefined) {
-    bounded.domainEvidence = hints.domainEvidence.slice(0, MAX_LIST_ITEMS).map(({ domain, strength, files }) => ({ domain: capText(domain, MAX_FIELD_CHARS), strength, files }));
+    bounded.domainEvidence = hints.domainEvidence
+      .slice(0, MAX_LIST_ITEMS)
+      .map(({ domain, strength, files }) => ({ domain: capText(domain, MAX_FIELD_CHARS), strength, files }));
   }
   return bounded;
 }
@@ -63,7 +70,10 @@ function cutContent(content: string, max: number): string {
  * bounded, each content is cut to `maxBlockChars`, and the contents together to
  * `maxTotalChars` in rank order. A cut block says so in `truncated`.
  */
-export function boundEvidence<T extends EvidenceBlock>(blocks: readonly T[], caps: EvidenceCaps): { blocks: T[]; truncated: boolean } {
+export function boundEvidence<T extends EvidenceBlock>(
+  blocks: readonly T[],
+  caps: EvidenceCaps,
+): { blocks: T[]; truncated: boolean } {
   let budget = caps.maxTotalChars;
   let truncated = false;
   const bounded = blocks.map((block) => {
@@ -76,7 +86,9 @@ export function boundEvidence<T extends EvidenceBlock>(blocks: readonly T[], cap
     return {
       ...rest,
       ...(block.title !== undefined ? { title: capText(block.title, MAX_FIELD_CHARS) } : {}),
-      ...(block.breadcrumb !== undefined ? { breadcrumb: block.breadcrumb.map((heading) => capText(heading, MAX_FIELD_CHARS)) } : {}),
+      ...(block.breadcrumb !== undefined
+        ? { breadcrumb: block.breadcrumb.map((heading) => capText(heading, MAX_FIELD_CHARS)) }
+        : {}),
       hitReasons: boundHitReasons(block.hitReasons),
       content,
       ...(cut ? { truncated: { shownChars: content.length, totalChars: block.content.length } } : {}),

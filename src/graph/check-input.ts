@@ -26,7 +26,8 @@ export function createRetrievalInputSchema(maxLimit: number = DEFAULT_MAX_LIMIT)
 export type RetrievalInput = z.infer<ReturnType<typeof createRetrievalInputSchema>>;
 
 function describe(value: unknown): string {
-  if (typeof value === "string") return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
+  if (typeof value === "string")
+    return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
   if (Array.isArray(value)) return "an array";
   return value === null ? "null" : typeof value === "number" ? String(value) : typeof value;
 }
@@ -35,7 +36,15 @@ function describe(value: unknown): string {
  * Returns a checker of a lookup's input, run before any layer.
  * @returns a function that throws LookupKnowledgeError `INVALID_INPUT` naming every bad field, its value and the rule.
  */
-export function createInputCheck(maxLimit: number = DEFAULT_MAX_LIMIT): (input: { query: unknown; domain: unknown; limit: unknown; invocationId: unknown; startedAt: unknown }) => RetrievalInput {
+export function createInputCheck(
+  maxLimit: number = DEFAULT_MAX_LIMIT,
+): (input: {
+  query: unknown;
+  domain: unknown;
+  limit: unknown;
+  invocationId: unknown;
+  startedAt: unknown;
+}) => RetrievalInput {
   const schema = createRetrievalInputSchema(maxLimit);
   return (input) => {
     const parsed = schema.safeParse(input);

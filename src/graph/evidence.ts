@@ -32,7 +32,8 @@ export function candidatesToEvidence(candidates: readonly Candidate[], layer: "L
 
 function mergeTwo(a: LayeredEvidence, b: LayeredEvidence): LayeredEvidence {
   const layerScores = { ...a.layerScores, ...b.layerScores };
-  const layer: EvidenceLayer = layerScores.L0 !== undefined && layerScores.L1 !== undefined ? "L0+L1" : a.retrievalLayer;
+  const layer: EvidenceLayer =
+    layerScores.L0 !== undefined && layerScores.L1 !== undefined ? "L0+L1" : a.retrievalLayer;
   return {
     ...a,
     ...b,
@@ -50,7 +51,10 @@ function mergeTwo(a: LayeredEvidence, b: LayeredEvidence): LayeredEvidence {
  * produced evidence at all, so L0-only evidence still scores up to 1. Ranked by fused score,
  * ties by source, cut to `limit`.
  */
-export function dedupeEvidence(blocks: readonly LayeredEvidence[], options: { l0Weight?: number; limit: number }): LayeredEvidence[] {
+export function dedupeEvidence(
+  blocks: readonly LayeredEvidence[],
+  options: { l0Weight?: number; limit: number },
+): LayeredEvidence[] {
   const l0Weight = options.l0Weight ?? DEFAULT_L0_WEIGHT;
   const bySource = new Map<string, LayeredEvidence>();
   for (const block of blocks) {

@@ -5,7 +5,9 @@ import { idOf, newRunId, threadIdOf, type RunIdentity } from "../trace/run-ident
 /** True when the input already names its run (the tool's runner, or a parent graph that shares the state). */
 function named(identity: unknown): boolean {
   const ids = identity as Partial<RunIdentity> | null | undefined;
-  return typeof ids === "object" && ids !== null && (ids.runId != null || ids.toolCallId != null || ids.threadId != null);
+  return (
+    typeof ids === "object" && ids !== null && (ids.runId != null || ids.toolCallId != null || ids.threadId != null)
+  );
 }
 
 /**
@@ -16,13 +18,25 @@ function named(identity: unknown): boolean {
  * own config along. Nodes cannot see their graph's run id, hence the wrapper. An input that is
  * not a plain object (a `Command`, null on resume) or already carries ids goes through unchanged.
  */
-export function recordGraphRunIdentity<G extends { invoke(input: never, config?: never): Promise<unknown> }>(graph: G): G {
+export function recordGraphRunIdentity<G extends { invoke(input: never, config?: never): Promise<unknown> }>(
+  graph: G,
+): G {
   const invoke = graph.invoke.bind(graph) as (input: unknown, config?: RunnableConfig) => Promise<unknown>;
   const identified = (input: unknown, config?: RunnableConfig): Promise<unknown> => {
-    if (input === null || typeof input !== "object" || Array.isArray(input) || Object.getPrototypeOf(input) !== Object.prototype) return invoke(input, config);
+    if (
+      input === null ||
+      typeof input !== "object" ||
+      Array.isArray(input) ||
+      Object.getPrototypeOf(input) !== Object.prototype
+    )
+      return invoke(input, config);
     if (named((input as { runIdentity?: unknown }).runIdentity)) return invoke(input, config);
     const runId = idOf(config?.runId) ?? newRunId();
-    const identity: RunIdentity = { toolCallId: idOf((config as { toolCall?: { id?: unknown } } | undefined)?.toolCall?.id), runId, threadId: threadIdOf(config) };
+    const identity: RunIdentity = {
+      toolCallId: idOf((config as { toolCall?: { id?: unknown } } | undefined)?.toolCall?.id),
+      runId,
+      threadId: threadIdOf(config),
+    };
     return invoke({ ...input, runIdentity: identity }, { ...config, runId });
   };
   graph.invoke = identified as G["invoke"];

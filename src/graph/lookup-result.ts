@@ -5,7 +5,9 @@ import { assessRelevance, RELEVANCE_THRESHOLDS, type RelevanceThresholds } from 
 import type { LayeredEvidence, RetrievalStateType } from "./state.js";
 
 /** `L0+L1` when both layers contributed candidates, `L0` or `L1` when one did, `none` otherwise. */
-export function retrievalLayerOf(state: Pick<RetrievalStateType, "l0Candidates" | "l1Candidates" | "l1Status">): RetrievalLayer {
+export function retrievalLayerOf(
+  state: Pick<RetrievalStateType, "l0Candidates" | "l1Candidates" | "l1Status">,
+): RetrievalLayer {
   const l0 = state.l0Candidates.length > 0;
   const l1 = state.l1Status === "ok" && state.l1Candidates.length > 0;
   return l0 && l1 ? "L0+L1" : l0 ? "L0" : l1 ? "L1" : "none";

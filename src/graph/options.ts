@@ -46,7 +46,8 @@ export interface FollowingSource extends RetrievalSource {
 }
 
 /** True for a source that pins a generation per lookup. */
-export const isFollowingSource = (source: RetrievalSource): source is FollowingSource => typeof (source as Partial<FollowingSource>).pin === "function";
+export const isFollowingSource = (source: RetrievalSource): source is FollowingSource =>
+  typeof (source as Partial<FollowingSource>).pin === "function";
 
 /** Options of `createRetrievalGraph` and `createLookupKnowledgeTool`. */
 export interface RetrievalOptions {

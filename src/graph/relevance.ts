@@ -78,10 +78,22 @@ export function assessRelevance(
     return { level: "high", semanticSupport, reason: `Strong match: ${terms}${sim}.` };
   }
   if (coverage >= t.partialCoverage) {
-    return { level: "medium", semanticSupport, reason: `Plausible match: ${terms}${sim}; check it against the question.` };
+    return {
+      level: "medium",
+      semanticSupport,
+      reason: `Plausible match: ${terms}${sim}; check it against the question.`,
+    };
   }
   if (similarity !== undefined && similarity >= t.strongSimilarity) {
-    return { level: "medium", semanticSupport, reason: `Plausible paraphrase: ${terms}${sim}; check it against the question.` };
+    return {
+      level: "medium",
+      semanticSupport,
+      reason: `Plausible paraphrase: ${terms}${sim}; check it against the question.`,
+    };
   }
-  return { level: "low", semanticSupport, reason: `Uncertain match: ${terms}${sim}, no more than unrelated blocks of this corpus reach.` };
+  return {
+    level: "low",
+    semanticSupport,
+    reason: `Uncertain match: ${terms}${sim}, no more than unrelated blocks of this corpus reach.`,
+  };
 }

@@ -33,16 +33,26 @@ export const RETRIEVAL_DEFAULTS: Readonly<RetrievalSettings> = Object.freeze({
 
 function number(name: string, value: unknown, fallback: number, min: number, max: number, integer = false): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || Number.isNaN(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+  if (
+    typeof value !== "number" ||
+    Number.isNaN(value) ||
+    value < min ||
+    value > max ||
+    (integer && !Number.isInteger(value))
+  ) {
     const kind = integer ? "an integer" : "a number";
-    throw new LookupKnowledgeError("INVALID_OPTION", `option ${name} must be ${kind} from ${min} to ${max}, got ${String(value)}.`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option ${name} must be ${kind} from ${min} to ${max}, got ${String(value)}.`,
+    );
   }
   return value;
 }
 
 function flag(name: string, value: unknown, fallback: boolean): boolean {
   if (value === undefined) return fallback;
-  if (typeof value !== "boolean") throw new LookupKnowledgeError("INVALID_OPTION", `option ${name} must be true or false, got ${String(value)}.`);
+  if (typeof value !== "boolean")
+    throw new LookupKnowledgeError("INVALID_OPTION", `option ${name} must be true or false, got ${String(value)}.`);
   return value;
 }
 
@@ -56,8 +66,17 @@ export function checkRetrievalSource(source: unknown): RetrievalSource {
   const kb = source as Partial<Record<keyof RetrievalSource, unknown>> | null;
   const l0 = kb?.l0 as { search?: unknown } | null | undefined;
   const l1 = kb?.l1 as { search?: unknown } | null | undefined;
-  if (typeof kb !== "object" || kb === null || !isFunction(l0?.search) || !(l1 === null || isFunction(l1?.search)) || typeof kb.fingerprint !== "string") {
-    throw new LookupKnowledgeError("INVALID_OPTION", "option knowledgeBase must be a KnowledgeBase (KnowledgeBase.build, load or fromChunks) or an object with l0, l1 and fingerprint.");
+  if (
+    typeof kb !== "object" ||
+    kb === null ||
+    !isFunction(l0?.search) ||
+    !(l1 === null || isFunction(l1?.search)) ||
+    typeof kb.fingerprint !== "string"
+  ) {
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      "option knowledgeBase must be a KnowledgeBase (KnowledgeBase.build, load or fromChunks) or an object with l0, l1 and fingerprint.",
+    );
   }
   return kb as RetrievalSource;
 }
@@ -66,13 +85,22 @@ export function checkRetrievalSource(source: unknown): RetrievalSource {
  * Applies the documented defaults to the options and checks every value (pure).
  * @throws LookupKnowledgeError `INVALID_OPTION` naming the first bad option and its range.
  */
-export function resolveRetrievalOptions(options: Omit<RetrievalOptions, "knowledgeBase">, source?: RetrievalSource): RetrievalSettings {
-  if (typeof options !== "object" || options === null) throw new LookupKnowledgeError("INVALID_OPTION", "the retrieval options must be an object with at least knowledgeBase.");
+export function resolveRetrievalOptions(
+  options: Omit<RetrievalOptions, "knowledgeBase">,
+  source?: RetrievalSource,
+): RetrievalSettings {
+  if (typeof options !== "object" || options === null)
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      "the retrieval options must be an object with at least knowledgeBase.",
+    );
   try {
     return resolveReadable(options, calibratedDefaults(source?.calibration));
   } catch (error) {
     if (error instanceof LookupKnowledgeError) throw error;
-    throw new LookupKnowledgeError("INVALID_OPTION", `the retrieval options cannot be read (${errorMessage(error)}).`, { cause: error });
+    throw new LookupKnowledgeError("INVALID_OPTION", `the retrieval options cannot be read (${errorMessage(error)}).`, {
+      cause: error,
+    });
   }
 }
 
@@ -80,9 +108,12 @@ export function resolveRetrievalOptions(options: Omit<RetrievalOptions, "knowled
  * The defaults a knowledge base's calibration sets: its fusion weight and relevance thresholds
  * when they are numbers in range, else the built-in ones (a hand-made source has none).
  */
-export function calibratedDefaults(calibration: RetrievalSource["calibration"]): Pick<RetrievalSettings, "fusion" | "relevance"> {
+export function calibratedDefaults(
+  calibration: RetrievalSource["calibration"],
+): Pick<RetrievalSettings, "fusion" | "relevance"> {
   const d = RETRIEVAL_DEFAULTS;
-  const inRange = (value: unknown, min: number, max: number): value is number => typeof value === "number" && value >= min && value <= max;
+  const inRange = (value: unknown, min: number, max: number): value is number =>
+    typeof value === "number" && value >= min && value <= max;
   const relevance = { ...d.relevance };
   for (const key of Object.keys(relevance) as (keyof RelevanceThresholds)[]) {
     const value = calibration?.relevance?.[key];
@@ -93,15 +124,24 @@ export function calibratedDefaults(calibration: RetrievalSource["calibration"]):
   return { fusion: { l0Weight: inRange(l0Weight, 0, 1) ? l0Weight : d.fusion.l0Weight }, relevance };
 }
 
-function resolveReadable(options: Omit<RetrievalOptions, "knowledgeBase">, calibrated: Pick<RetrievalSettings, "fusion" | "relevance">): RetrievalSettings {
+function resolveReadable(
+  options: Omit<RetrievalOptions, "knowledgeBase">,
+  calibrated: Pick<RetrievalSettings, "fusion" | "relevance">,
+): RetrievalSettings {
   const d = { ...RETRIEVAL_DEFAULTS, ...calibrated };
   const relevance = options.relevance ?? {};
   const thresholds = Object.fromEntries(
-    (Object.keys(d.relevance) as (keyof RelevanceThresholds)[]).map((key) => [key, number(`relevance.${key}`, relevance[key], d.relevance[key], -1, 1)]),
+    (Object.keys(d.relevance) as (keyof RelevanceThresholds)[]).map((key) => [
+      key,
+      number(`relevance.${key}`, relevance[key], d.relevance[key], -1, 1),
+    ]),
   ) as unknown as RelevanceThresholds;
   return {
     maxLimit: number("maxLimit", options.maxLimit, d.maxLimit, 1, 1000, true),
-    l0: { enabled: flag("l0.enabled", options.l0?.enabled, d.l0.enabled), k: number("l0.k", options.l0?.k, d.l0.k, 1, 10_000, true) },
+    l0: {
+      enabled: flag("l0.enabled", options.l0?.enabled, d.l0.enabled),
+      k: number("l0.k", options.l0?.k, d.l0.k, 1, 10_000, true),
+    },
     l1: {
       enabled: flag("l1.enabled", options.l1?.enabled, d.l1.enabled),
       k: number("l1.k", options.l1?.k, d.l1.k, 1, 10_000, true),
@@ -111,10 +151,27 @@ function resolveReadable(options: Omit<RetrievalOptions, "knowledgeBase">, calib
     fusion: { l0Weight: number("fusion.l0Weight", options.fusion?.l0Weight, d.fusion.l0Weight, 0, 1) },
     relevance: thresholds,
     evidence: {
-      maxBlockChars: number("evidence.maxBlockChars", options.evidence?.maxBlockChars, d.evidence.maxBlockChars, 1, Number.MAX_SAFE_INTEGER, true),
-      maxTotalChars: number("evidence.maxTotalChars", options.evidence?.maxTotalChars, d.evidence.maxTotalChars, 1, Number.MAX_SAFE_INTEGER, true),
+      maxBlockChars: number(
+        "evidence.maxBlockChars",
+        options.evidence?.maxBlockChars,
+        d.evidence.maxBlockChars,
+        1,
+        Number.MAX_SAFE_INTEGER,
+        true,
+      ),
+      maxTotalChars: number(
+        "evidence.maxTotalChars",
+        options.evidence?.maxTotalChars,
+        d.evidence.maxTotalChars,
+        1,
+        Number.MAX_SAFE_INTEGER,
+        true,
+      ),
     },
-    access: { option: checkAccessOption(options.access) ?? null, timeoutMs: number("accessTimeoutMs", options.accessTimeoutMs, d.access.timeoutMs, 0, Number.POSITIVE_INFINITY) },
+    access: {
+      option: checkAccessOption(options.access) ?? null,
+      timeoutMs: number("accessTimeoutMs", options.accessTimeoutMs, d.access.timeoutMs, 0, Number.POSITIVE_INFINITY),
+    },
   };
 }
 
@@ -126,9 +183,17 @@ function resolveReadable(options: Omit<RetrievalOptions, "knowledgeBase">, calib
  */
 export function accessControlOf(source: RetrievalSource, settings: RetrievalSettings): AccessControl | null {
   const control = source.access;
-  const usable = typeof control === "object" && control !== null && typeof control.filter === "function" && typeof control.domainsFor === "function" && typeof control.rowKeysFor === "function";
+  const usable =
+    typeof control === "object" &&
+    control !== null &&
+    typeof control.filter === "function" &&
+    typeof control.domainsFor === "function" &&
+    typeof control.rowKeysFor === "function";
   if (settings.access.option !== null && !usable) {
-    throw new LookupKnowledgeError("INVALID_OPTION", "option access needs a knowledge base that can enforce it (a KnowledgeBase, whose access labels come from frontmatter `access`); this source has no access control.");
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      "option access needs a knowledge base that can enforce it (a KnowledgeBase, whose access labels come from frontmatter `access`); this source has no access control.",
+    );
   }
   return usable ? control : null;
 }

@@ -6,9 +6,22 @@ import { l0FallbackNode, collectEvidenceNode } from "./nodes/collect-evidence-no
 import { createL0HintsNode } from "./nodes/l0-hints-node.js";
 import { createL1SearchNode } from "./nodes/l1-search-node.js";
 import { resolveToolName } from "../tool/tool-name.js";
-import { DEFAULT_TRACE_PATH, isFollowingSource, TOOL_NAME, type FollowingSource, type RetrievalGraphOptions, type RetrievalOptions, type RetrievalSource } from "./options.js";
+import {
+  DEFAULT_TRACE_PATH,
+  isFollowingSource,
+  TOOL_NAME,
+  type FollowingSource,
+  type RetrievalGraphOptions,
+  type RetrievalOptions,
+  type RetrievalSource,
+} from "./options.js";
 import { recordGraphRunIdentity } from "./graph-run-identity.js";
-import { accessControlOf, checkRetrievalSource, resolveRetrievalOptions, type RetrievalSettings } from "./resolve-options.js";
+import {
+  accessControlOf,
+  checkRetrievalSource,
+  resolveRetrievalOptions,
+  type RetrievalSettings,
+} from "./resolve-options.js";
 import { traceLookupFailure } from "./trace-failure.js";
 import { routeAfterL1 } from "./routes.js";
 import { RetrievalState, type RetrievalStateType } from "./state.js";
@@ -25,7 +38,11 @@ export interface ResolvedTraceSink {
 export function resolveTraceSink(options: Pick<RetrievalOptions, "tracePath" | "traceSink">): ResolvedTraceSink {
   if (options.traceSink) return { sink: options.traceSink, owned: false };
   const path = options.tracePath === undefined ? DEFAULT_TRACE_PATH : options.tracePath;
-  if (path !== null && (typeof path !== "string" || path.length === 0)) throw new LookupKnowledgeError("INVALID_OPTION", `option tracePath must be a file path or null (no trace), got ${String(path)}.`);
+  if (path !== null && (typeof path !== "string" || path.length === 0))
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option tracePath must be a file path or null (no trace), got ${String(path)}.`,
+    );
   return path === null ? { sink: null, owned: false } : { sink: new JsonlTraceSink(path), owned: true };
 }
 
@@ -43,8 +60,15 @@ export async function closeOwnedTraceSink(trace: ResolvedTraceSink): Promise<voi
  * Wires the nodes for settings already resolved and checked (what the public factories share);
  * `toolName` is the trace's `tool_name`.
  */
-export function buildRetrievalGraph(kb: RetrievalSource, settings: RetrievalSettings, traceSink: TraceSink | null, toolName: string = TOOL_NAME): GenerationGraph {
-  return isFollowingSource(kb) ? buildFollowingGraph(kb, settings, traceSink, toolName) : buildGenerationGraph(kb, settings, traceSink, toolName);
+export function buildRetrievalGraph(
+  kb: RetrievalSource,
+  settings: RetrievalSettings,
+  traceSink: TraceSink | null,
+  toolName: string = TOOL_NAME,
+): GenerationGraph {
+  return isFollowingSource(kb)
+    ? buildFollowingGraph(kb, settings, traceSink, toolName)
+    : buildGenerationGraph(kb, settings, traceSink, toolName);
 }
 
 /** The retrieval graph of one generation. */
@@ -56,11 +80,17 @@ type GenerationGraph = ReturnType<typeof buildGenerationGraph>;
  * pin however the run ends, so that a lookup never mixes generations. Cast to the shape of a
  * generation's graph: callers use only its input, output and config.
  */
-function buildFollowingGraph(source: FollowingSource, settings: RetrievalSettings, traceSink: TraceSink | null, toolName: string): GenerationGraph {
+function buildFollowingGraph(
+  source: FollowingSource,
+  settings: RetrievalSettings,
+  traceSink: TraceSink | null,
+  toolName: string,
+): GenerationGraph {
   const graphs = new WeakMap<RetrievalSource, GenerationGraph>();
   const graphOf = (generation: RetrievalSource): GenerationGraph => {
     let graph = graphs.get(generation);
-    if (graph === undefined) graphs.set(generation, (graph = buildGenerationGraph(generation, settings, traceSink, toolName)));
+    if (graph === undefined)
+      graphs.set(generation, (graph = buildGenerationGraph(generation, settings, traceSink, toolName)));
     return graph;
   };
   const runPinned = async (state: RetrievalStateType, config?: LangGraphRunnableConfig) => {
@@ -71,22 +101,56 @@ function buildFollowingGraph(source: FollowingSource, settings: RetrievalSetting
       pinned.release();
     }
   };
-  const graph = new StateGraph(RetrievalState).addNode("lookup_generation", runPinned).addEdge(START, "lookup_generation").addEdge("lookup_generation", END);
+  const graph = new StateGraph(RetrievalState)
+    .addNode("lookup_generation", runPinned)
+    .addEdge(START, "lookup_generation")
+    .addEdge("lookup_generation", END);
   return graph.compile({ name: "lookup_knowledge_retrieval" }) as unknown as GenerationGraph;
 }
 
-function buildGenerationGraph(kb: RetrievalSource, settings: RetrievalSettings, traceSink: TraceSink | null, toolName: string) {
+function buildGenerationGraph(
+  kb: RetrievalSource,
+  settings: RetrievalSettings,
+  traceSink: TraceSink | null,
+  toolName: string,
+) {
   const control = accessControlOf(kb, settings);
   const { option, timeoutMs } = settings.access;
-  const traceDenial = traceSink === null ? undefined : (state: RetrievalStateType, error: unknown) => traceLookupFailure(traceSink, state, error, { toolName, corpusFingerprint: kb.fingerprint, indexGeneration: kb.generation ?? null });
+  const traceDenial =
+    traceSink === null
+      ? undefined
+      : (state: RetrievalStateType, error: unknown) =>
+          traceLookupFailure(traceSink, state, error, {
+            toolName,
+            corpusFingerprint: kb.fingerprint,
+            indexGeneration: kb.generation ?? null,
+          });
   return new StateGraph(RetrievalState)
-    .addNode("l0_hints", createL0HintsNode({ l0: settings.l0.enabled ? kb.l0 : null, k: settings.l0.k, maxLimit: settings.maxLimit, control, access: option === null ? null : { option, timeoutMs }, traceDenial }))
+    .addNode(
+      "l0_hints",
+      createL0HintsNode({
+        l0: settings.l0.enabled ? kb.l0 : null,
+        k: settings.l0.k,
+        maxLimit: settings.maxLimit,
+        control,
+        access: option === null ? null : { option, timeoutMs },
+        traceDenial,
+      }),
+    )
     .addNode("l1_search", createL1SearchNode({ l1: kb.l1, ...settings.l1, control }))
     .addNode("collect_evidence", collectEvidenceNode)
     .addNode("l0_fallback", l0FallbackNode)
     .addNode(
       "dedupe_and_trace",
-      createDedupeAndTraceNode({ l0Weight: settings.fusion.l0Weight, traceSink, toolName, corpusFingerprint: kb.fingerprint, indexGeneration: kb.generation ?? null, relevance: settings.relevance, evidence: settings.evidence }),
+      createDedupeAndTraceNode({
+        l0Weight: settings.fusion.l0Weight,
+        traceSink,
+        toolName,
+        corpusFingerprint: kb.fingerprint,
+        indexGeneration: kb.generation ?? null,
+        relevance: settings.relevance,
+        evidence: settings.evidence,
+      }),
     )
     .addEdge(START, "l0_hints")
     .addEdge("l0_hints", "l1_search")

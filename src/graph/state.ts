@@ -3,7 +3,16 @@ import { randomUUID } from "node:crypto";
 import type { AppliedScope } from "../access/access-scope.js";
 import { emptyHints } from "../l0/hints.js";
 import { NO_RUN_IDENTITY, type RunIdentity } from "../trace/run-identity.js";
-import type { Candidate, EvidenceBlock, FallbackReason, L0Hints, L1Status, LookupResult, LookupTimings, RetrievalLayer } from "../types.js";
+import type {
+  Candidate,
+  EvidenceBlock,
+  FallbackReason,
+  L0Hints,
+  L1Status,
+  LookupResult,
+  LookupTimings,
+  RetrievalLayer,
+} from "../types.js";
 
 /** Evidence before the final merge: a block plus what each layer thought of it. */
 export interface LayeredEvidence extends EvidenceBlock {

@@ -53,7 +53,13 @@ export function encodeChunkMeta(chunks: readonly Chunk[]): Buffer {
   const metaId = (meta: DocumentMeta): number => {
     let id = metaIds.get(meta);
     if (id !== undefined) return id;
-    const entry: unknown[] = [strings.id(meta.title), strings.id(meta.domain), meta.keywords.map((s) => strings.id(s)), meta.entities.map((s) => strings.id(s)), meta.aliases.map((s) => strings.id(s))];
+    const entry: unknown[] = [
+      strings.id(meta.title),
+      strings.id(meta.domain),
+      meta.keywords.map((s) => strings.id(s)),
+      meta.entities.map((s) => strings.id(s)),
+      meta.aliases.map((s) => strings.id(s)),
+    ];
     if (meta.access !== undefined) entry.push(meta.access.map((s) => strings.id(s)));
     const key = JSON.stringify(entry);
     id = metaKeys.get(key);
@@ -74,11 +80,14 @@ export function encodeChunkMeta(chunks: readonly Chunk[]): Buffer {
 function parse(bytes: Uint8Array): { strings?: unknown; metas?: unknown; chunks?: unknown } {
   let parsed: { format?: unknown; version?: unknown; strings?: unknown; metas?: unknown; chunks?: unknown };
   try {
-    parsed = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")) as typeof parsed;
+    parsed = JSON.parse(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"),
+    ) as typeof parsed;
   } catch (cause) {
     throw corrupt("is not valid JSON", cause);
   }
-  if (typeof parsed !== "object" || parsed === null || parsed.format !== FORMAT || parsed.version !== VERSION) throw corrupt(`is not a version ${VERSION} chunk list`);
+  if (typeof parsed !== "object" || parsed === null || parsed.format !== FORMAT || parsed.version !== VERSION)
+    throw corrupt(`is not a version ${VERSION} chunk list`);
   return parsed;
 }
 
@@ -89,11 +98,13 @@ function parse(bytes: Uint8Array): { strings?: unknown; metas?: unknown; chunks?
  */
 export function decodeChunkMeta(bytes: Uint8Array, count: number): ChunkFields[] {
   const { strings, metas, chunks: records } = parse(bytes);
-  if (!Array.isArray(strings) || !strings.every((s) => typeof s === "string")) throw corrupt("has a string table that is not a list of strings");
+  if (!Array.isArray(strings) || !strings.every((s) => typeof s === "string"))
+    throw corrupt("has a string table that is not a list of strings");
   if (!Array.isArray(metas) || !Array.isArray(records)) throw corrupt("needs metas and chunks lists");
   const text = (id: unknown, optional: boolean): string | undefined => {
     if (optional && id === -1) return undefined;
-    if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= strings.length) throw corrupt(`refers to string ${describe(id)}, which the table does not hold`);
+    if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= strings.length)
+      throw corrupt(`refers to string ${describe(id)}, which the table does not hold`);
     return strings[id] as string;
   };
   const list = (ids: unknown): string[] => {
@@ -101,15 +112,24 @@ export function decodeChunkMeta(bytes: Uint8Array, count: number): ChunkFields[]
     return ids.map((id) => text(id, false) as string);
   };
   const documentMetas = metas.map((entry: unknown, m): DocumentMeta => {
-    if (!Array.isArray(entry) || (entry.length !== 5 && entry.length !== 6)) throw corrupt(`has frontmatter ${m} that is not [title, domain, keywords, entities, aliases, access?]`);
+    if (!Array.isArray(entry) || (entry.length !== 5 && entry.length !== 6))
+      throw corrupt(`has frontmatter ${m} that is not [title, domain, keywords, entities, aliases, access?]`);
     const [title, domain] = [text(entry[0], true), text(entry[1], true)];
     const access = entry.length === 6 ? list(entry[5]) : undefined;
-    return { ...(title !== undefined ? { title } : {}), ...(domain !== undefined ? { domain } : {}), keywords: list(entry[2]), entities: list(entry[3]), aliases: list(entry[4]), ...(access !== undefined ? { access } : {}) };
+    return {
+      ...(title !== undefined ? { title } : {}),
+      ...(domain !== undefined ? { domain } : {}),
+      keywords: list(entry[2]),
+      entities: list(entry[3]),
+      aliases: list(entry[4]),
+      ...(access !== undefined ? { access } : {}),
+    };
   });
   const chunks: ChunkFields[] = [];
   const number = (at: number): number => {
     const value: unknown = records[at];
-    if (typeof value !== "number" || !Number.isInteger(value)) throw corrupt("holds an entry that is not a whole number");
+    if (typeof value !== "number" || !Number.isInteger(value))
+      throw corrupt("holds an entry that is not a whole number");
     return value;
   };
   const sources = new Set<string>();
@@ -124,16 +144,20 @@ export function decodeChunkMeta(bytes: Uint8Array, count: number): ChunkFields[]
       const file = text(number(at + 1), false) as string;
       const title = text(number(at + 2), true);
       const meta = documentMetas[number(at + 3)];
-      if (meta === undefined) throw corrupt(`refers to frontmatter ${describe(records[at + 3])}, which the list does not hold`);
+      if (meta === undefined)
+        throw corrupt(`refers to frontmatter ${describe(records[at + 3])}, which the list does not hold`);
       const crumbs = number(at + 4);
-      if (crumbs < 0 || at + 5 + crumbs > records.length) throw corrupt("has a breadcrumb length that runs past the list");
+      if (crumbs < 0 || at + 5 + crumbs > records.length)
+        throw corrupt("has a breadcrumb length that runs past the list");
       const breadcrumb: string[] = new Array<string>(crumbs);
       for (let c = 0; c < crumbs; c++) breadcrumb[c] = text(number(at + 5 + c), false) as string;
       chunks.push(title === undefined ? { source, file, breadcrumb, meta } : { source, file, title, breadcrumb, meta });
       at += 5 + crumbs;
     }
   } catch (error) {
-    throw error instanceof LookupKnowledgeError ? corrupt(`chunk ${chunks.length} (numbered from 0) ${errorDetail(error)}`) : error;
+    throw error instanceof LookupKnowledgeError
+      ? corrupt(`chunk ${chunks.length} (numbered from 0) ${errorDetail(error)}`)
+      : error;
   }
   if (chunks.length !== count) throw corrupt(`holds ${chunks.length} chunks, not the ${count} of the manifest`);
   return chunks;

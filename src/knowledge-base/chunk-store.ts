@@ -39,7 +39,8 @@ export function encodeContents(chunks: readonly Chunk[]): Buffer {
     if (chunk instanceof StoredChunk) return chunk.compressedContent();
     let compressed = compressedOf.get(chunk);
     // Copied out: zlib's own output buffer is larger than the result, and thousands of them kept for reuse add up.
-    if (compressed === undefined) compressedOf.set(chunk, (compressed = Buffer.from(deflateRawSync(Buffer.from(chunk.content, "utf8"), DEFLATE))));
+    if (compressed === undefined)
+      compressedOf.set(chunk, (compressed = Buffer.from(deflateRawSync(Buffer.from(chunk.content, "utf8"), DEFLATE))));
     return compressed;
   });
   const header = Buffer.from(JSON.stringify({ format: MAGIC, version: VERSION, count: chunks.length }));
@@ -68,14 +69,17 @@ export function attachContents(chunks: readonly ChunkFields[], bytes: Uint8Array
   } catch (cause) {
     throw corrupt("have no readable header", cause);
   }
-  if (header.format !== MAGIC || header.version !== VERSION || header.count !== chunks.length) throw corrupt(`are not version ${VERSION} contents of ${chunks.length} chunks`);
+  if (header.format !== MAGIC || header.version !== VERSION || header.count !== chunks.length)
+    throw corrupt(`are not version ${VERSION} contents of ${chunks.length} chunks`);
   const start = 4 + headerLength + ((8 - ((4 + headerLength) % 8)) % 8);
   const digestStart = start + (chunks.length + 1) * 8;
   const dataStart = digestStart + chunks.length * CONTENT_DIGEST_BYTES;
   if (dataStart > buffer.length) throw corrupt("end early");
   const offsets = new Float64Array(buffer.buffer.slice(buffer.byteOffset + start, buffer.byteOffset + digestStart));
   if (offsets[0] !== 0 || dataStart + offsets[chunks.length] !== buffer.length) throw corrupt("do not fill the file");
-  for (let i = 0; i < chunks.length; i++) if (!(offsets[i + 1] >= offsets[i]) || !Number.isInteger(offsets[i + 1])) throw corrupt(`have a bad offset for chunk ${i}`);
+  for (let i = 0; i < chunks.length; i++)
+    if (!(offsets[i + 1] >= offsets[i]) || !Number.isInteger(offsets[i + 1]))
+      throw corrupt(`have a bad offset for chunk ${i}`);
 
   const recent = new Map<number, string>();
   const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -96,7 +100,8 @@ export function attachContents(chunks: readonly ChunkFields[], bytes: Uint8Array
   const store: ContentStore = {
     content: contentOf,
     compressed,
-    digest: (i) => buffer.subarray(digestStart + i * CONTENT_DIGEST_BYTES, digestStart + (i + 1) * CONTENT_DIGEST_BYTES),
+    digest: (i) =>
+      buffer.subarray(digestStart + i * CONTENT_DIGEST_BYTES, digestStart + (i + 1) * CONTENT_DIGEST_BYTES),
   };
   return chunks.map((fields, i) => new StoredChunk(fields, store, i));
 }

@@ -15,6 +15,7 @@ const known = new WeakMap<Chunk, Uint8Array>();
 export function contentDigest(chunk: Chunk): Uint8Array {
   if (chunk instanceof StoredChunk) return chunk.storedDigest();
   let digest = known.get(chunk);
-  if (digest === undefined) known.set(chunk, (digest = createHash("sha256").update(chunk.content).digest().subarray(0, CONTENT_DIGEST_BYTES)));
+  if (digest === undefined)
+    known.set(chunk, (digest = createHash("sha256").update(chunk.content).digest().subarray(0, CONTENT_DIGEST_BYTES)));
   return digest;
 }

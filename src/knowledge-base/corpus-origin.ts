@@ -28,5 +28,11 @@ export function recordedOrigin(origin: CorpusOrigin, indexDir: string): Required
 export function isCorpusOrigin(value: unknown): value is Required<CorpusOrigin> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const { root, fromIndex } = value as Record<string, unknown>;
-  return typeof root === "string" && isAbsolute(root) && typeof fromIndex === "string" && fromIndex.length > 0 && !isAbsolute(fromIndex);
+  return (
+    typeof root === "string" &&
+    isAbsolute(root) &&
+    typeof fromIndex === "string" &&
+    fromIndex.length > 0 &&
+    !isAbsolute(fromIndex)
+  );
 }

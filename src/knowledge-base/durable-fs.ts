@@ -69,7 +69,11 @@ export async function syncFolder(dir: string): Promise<void> {
  * removed when the write fails.
  * @default temporary `<path>.<pid>.<random>.tmp`
  */
-export async function writeFileAtomically(path: string, data: string | Uint8Array, temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`): Promise<void> {
+export async function writeFileAtomically(
+  path: string,
+  data: string | Uint8Array,
+  temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,
+): Promise<void> {
   try {
     await writeFileDurably(temporary, data);
     await rename(temporary, path);

@@ -38,28 +38,44 @@ function batchName(batch: number, start: number, count: number, chunks: readonly
  * text, all of the same length.
  * @throws LookupKnowledgeError `EMBEDDINGS_FAILED`, `EMBEDDINGS_TIMEOUT` or `EMBEDDINGS_INVALID`, naming the batch.
  */
-async function embedBatch(embeddings: EmbeddingsInterface, texts: string[], name: string, timeoutMs: number, dimensions: number | null): Promise<number[][]> {
+async function embedBatch(
+  embeddings: EmbeddingsInterface,
+  texts: string[],
+  name: string,
+  timeoutMs: number,
+  dimensions: number | null,
+): Promise<number[][]> {
   let raw: unknown;
   try {
     raw = await withDeadline(() => embeddings.embedDocuments(texts), {
       timeoutMs,
-      onTimeout: () => new LookupKnowledgeError("EMBEDDINGS_TIMEOUT", `embedDocuments did not answer ${name} within ${timeoutMs} ms; raise embedTimeoutMs or lower embedBatchSize.`),
+      onTimeout: () =>
+        new LookupKnowledgeError(
+          "EMBEDDINGS_TIMEOUT",
+          `embedDocuments did not answer ${name} within ${timeoutMs} ms; raise embedTimeoutMs or lower embedBatchSize.`,
+        ),
     });
   } catch (error) {
     if (error instanceof LookupKnowledgeError) throw error;
-    throw new LookupKnowledgeError("EMBEDDINGS_FAILED", `embedDocuments failed on ${name}: ${errorMessage(error)}`, { cause: error });
+    throw new LookupKnowledgeError("EMBEDDINGS_FAILED", `embedDocuments failed on ${name}: ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
   const fix = "the embeddings must return one vector of finite numbers, not all zero, per text, all of one length";
   const invalid = (detail: string) => new LookupKnowledgeError("EMBEDDINGS_INVALID", `${detail}; ${fix}.`);
   // Each element is read once, by index: the list's own methods (map, iterator) are the embedder's.
   let items: unknown[];
   try {
-    if (!Array.isArray(raw)) throw invalid(`embedDocuments returned no list of vectors (${raw === null ? "null" : typeof raw}) for ${name}`);
+    if (!Array.isArray(raw))
+      throw invalid(`embedDocuments returned no list of vectors (${raw === null ? "null" : typeof raw}) for ${name}`);
     const count = raw.length;
-    if (count !== texts.length) throw invalid(`embedDocuments returned ${count} vectors for ${texts.length} texts in ${name}`);
+    if (count !== texts.length)
+      throw invalid(`embedDocuments returned ${count} vectors for ${texts.length} texts in ${name}`);
     items = Array.from({ length: count }, (_, i) => raw[i] as unknown);
   } catch (error) {
-    throw error instanceof LookupKnowledgeError ? error : invalid(`the result of embedDocuments for ${name} cannot be read (${errorMessage(error)})`);
+    throw error instanceof LookupKnowledgeError
+      ? error
+      : invalid(`the result of embedDocuments for ${name} cannot be read (${errorMessage(error)})`);
   }
   return items.map((value, i) => {
     const vector = checkedVector(value, dimensions);
@@ -94,10 +110,19 @@ function pending(vectorIndex: Promise<VectorIndex | null>): Promise<VectorIndex 
   return vectorIndex;
 }
 
-async function startLsaBuild(chunks: readonly Chunk[], texts: readonly string[], options: KnowledgeBaseOptions, given: TermBags | undefined, fitBags: TermBags | undefined): Promise<StartedDenseBuild> {
+async function startLsaBuild(
+  chunks: readonly Chunk[],
+  texts: readonly string[],
+  options: KnowledgeBaseOptions,
+  given: TermBags | undefined,
+  fitBags: TermBags | undefined,
+): Promise<StartedDenseBuild> {
   const progress = options.onProgress ?? (() => {});
   if (given !== undefined && given.bags.length !== chunks.length) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `embedChunks got ${given.bags.length} term bags for ${chunks.length} chunks; pass termBagsOf(texts) of the same chunks.`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `embedChunks got ${given.bags.length} term bags for ${chunks.length} chunks; pass termBagsOf(texts) of the same chunks.`,
+    );
   }
   // One tokenization serves the fit and the embedding.
   const bags = given ?? termBagsOf(texts);
@@ -122,10 +147,18 @@ async function startLsaBuild(chunks: readonly Chunk[], texts: readonly string[],
     await builder.abort();
     throw error;
   }
-  return { embeddings, embedder: describeEmbedder(embeddings, d), vectorIndex: pending(finishGraph(builder, chunks, progress)) };
+  return {
+    embeddings,
+    embedder: describeEmbedder(embeddings, d),
+    vectorIndex: pending(finishGraph(builder, chunks, progress)),
+  };
 }
 
-async function finishGraph(builder: VectorIndexBuilder, chunks: readonly Chunk[], progress: (event: { phase: "vectors"; done: number; total: number }) => void): Promise<VectorIndex> {
+async function finishGraph(
+  builder: VectorIndexBuilder,
+  chunks: readonly Chunk[],
+  progress: (event: { phase: "vectors"; done: number; total: number }) => void,
+): Promise<VectorIndex> {
   progress({ phase: "vectors", done: 0, total: chunks.length });
   const vectorIndex = await builder.finish(chunks.map((chunk) => chunk.meta.domain));
   progress({ phase: "vectors", done: chunks.length, total: chunks.length });
@@ -151,7 +184,13 @@ async function embedInBatches(
   let length = dimensions;
   for (let start = 0, batch = 0; start < texts.length; start += batchSize, batch++) {
     const slice = texts.slice(start, start + batchSize);
-    const vectors = await embedBatch(embeddings, slice, batchName(batch, start, slice.length, chunks), timeoutMs, length);
+    const vectors = await embedBatch(
+      embeddings,
+      slice,
+      batchName(batch, start, slice.length, chunks),
+      timeoutMs,
+      length,
+    );
     const d = (length ??= vectors[0].length);
     const rows = new Float32Array(vectors.length * d);
     vectors.forEach((vector, i) => rows.set(vector, i * d));
@@ -176,7 +215,14 @@ export async function embedTexts(
   dimensions: number | null,
 ): Promise<Float32Array> {
   const batches: Float32Array[] = [];
-  const d = await embedInBatches(embeddings, texts, chunks, options, dimensions, async (rows) => void batches.push(rows));
+  const d = await embedInBatches(
+    embeddings,
+    texts,
+    chunks,
+    options,
+    dimensions,
+    async (rows) => void batches.push(rows),
+  );
   const out = new Float32Array(texts.length * (d ?? 0));
   let at = 0;
   for (const rows of batches) {
@@ -186,8 +232,14 @@ export async function embedTexts(
   return out;
 }
 
-async function startCustomBuild(chunks: readonly Chunk[], texts: readonly string[], options: KnowledgeBaseOptions, embeddings: EmbeddingsInterface): Promise<StartedDenseBuild> {
-  if (chunks.length === 0) return { embeddings, embedder: describeEmbedder(embeddings, null), vectorIndex: Promise.resolve(null) };
+async function startCustomBuild(
+  chunks: readonly Chunk[],
+  texts: readonly string[],
+  options: KnowledgeBaseOptions,
+  embeddings: EmbeddingsInterface,
+): Promise<StartedDenseBuild> {
+  if (chunks.length === 0)
+    return { embeddings, embedder: describeEmbedder(embeddings, null), vectorIndex: Promise.resolve(null) };
   const graph: { builder: VectorIndexBuilder | null } = { builder: null };
   let dimensions: number | null;
   try {
@@ -200,9 +252,17 @@ async function startCustomBuild(chunks: readonly Chunk[], texts: readonly string
     throw error;
   }
   const builder = graph.builder;
-  if (builder === null) throw new LookupKnowledgeError("INVALID_OPTION", `embedChunks got ${texts.length} texts for ${chunks.length} chunks.`);
+  if (builder === null)
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `embedChunks got ${texts.length} texts for ${chunks.length} chunks.`,
+    );
   const progress = options.onProgress ?? (() => {});
-  return { embeddings, embedder: describeEmbedder(embeddings, dimensions), vectorIndex: pending(finishGraph(builder, chunks, progress)) };
+  return {
+    embeddings,
+    embedder: describeEmbedder(embeddings, dimensions),
+    vectorIndex: pending(finishGraph(builder, chunks, progress)),
+  };
 }
 
 /**
@@ -216,8 +276,15 @@ async function startCustomBuild(chunks: readonly Chunk[], texts: readonly string
  * here. Custom embeddings get the texts through `embedDocuments` in checked batches.
  * @throws LookupKnowledgeError naming the batch when the embeddings fail, hang or return garbage; nothing is built then.
  */
-export async function startDenseBuild(chunks: readonly Chunk[], texts: readonly string[], options: KnowledgeBaseOptions, bags?: TermBags, fitBags?: TermBags): Promise<StartedDenseBuild> {
-  if (options.embeddings === null) return { embeddings: null, embedder: describeEmbedder(null, null), vectorIndex: Promise.resolve(null) };
+export async function startDenseBuild(
+  chunks: readonly Chunk[],
+  texts: readonly string[],
+  options: KnowledgeBaseOptions,
+  bags?: TermBags,
+  fitBags?: TermBags,
+): Promise<StartedDenseBuild> {
+  if (options.embeddings === null)
+    return { embeddings: null, embedder: describeEmbedder(null, null), vectorIndex: Promise.resolve(null) };
   if (options.embeddings === undefined) return startLsaBuild(chunks, texts, options, bags, fitBags);
   return startCustomBuild(chunks, texts, options, options.embeddings);
 }
@@ -227,7 +294,13 @@ export async function startDenseBuild(chunks: readonly Chunk[], texts: readonly 
  * description of them.
  * @throws LookupKnowledgeError naming the batch when the embeddings fail, hang or return garbage; the graph build's failure. Nothing is built then.
  */
-export async function embedChunks(chunks: readonly Chunk[], texts: readonly string[], options: KnowledgeBaseOptions, bags?: TermBags, fitBags?: TermBags): Promise<DenseParts> {
+export async function embedChunks(
+  chunks: readonly Chunk[],
+  texts: readonly string[],
+  options: KnowledgeBaseOptions,
+  bags?: TermBags,
+  fitBags?: TermBags,
+): Promise<DenseParts> {
   const started = await startDenseBuild(chunks, texts, options, bags, fitBags);
   return { embeddings: started.embeddings, vectorIndex: await started.vectorIndex, embedder: started.embedder };
 }

@@ -22,11 +22,19 @@ export function serializeFiles(files: readonly IndexedFile[]): string {
  */
 export function checkFiles(parsed: unknown, chunks: readonly Chunk[]): IndexedFile[] | string {
   const data = parsed as Partial<FilesFile> | null;
-  if (typeof data !== "object" || data === null || data.version !== 1 || !Array.isArray(data.files)) return "is not a version 1 file list";
+  if (typeof data !== "object" || data === null || data.version !== 1 || !Array.isArray(data.files))
+    return "is not a version 1 file list";
   let at = 0;
   for (const [i, record] of data.files.entries()) {
     const { file, sha256, chunkCount, stamp } = (record ?? {}) as Partial<IndexedFile>;
-    if ((stamp !== undefined && typeof stamp !== "string") || typeof file !== "string" || typeof sha256 !== "string" || !SHA256.test(sha256) || !Number.isSafeInteger(chunkCount) || (chunkCount as number) < 1) {
+    if (
+      (stamp !== undefined && typeof stamp !== "string") ||
+      typeof file !== "string" ||
+      typeof sha256 !== "string" ||
+      !SHA256.test(sha256) ||
+      !Number.isSafeInteger(chunkCount) ||
+      (chunkCount as number) < 1
+    ) {
       return `has a malformed record ${i + 1}`;
     }
     for (let c = 0; c < (chunkCount as number); c++, at++) {

@@ -5,7 +5,11 @@ import { readManifest } from "./index-files.js";
 import { KnowledgeBase } from "./knowledge-base.js";
 import type { LoadOptions } from "./load-generation.js";
 import { GenerationLeases } from "./generation-leases.js";
-import { createKnowledgeRetriever, type KnowledgeBaseRetriever, type KnowledgeRetrieverOptions } from "../retriever/knowledge-retriever.js";
+import {
+  createKnowledgeRetriever,
+  type KnowledgeBaseRetriever,
+  type KnowledgeRetrieverOptions,
+} from "../retriever/knowledge-retriever.js";
 
 /** Options of {@link followKnowledgeBase}: a load's options plus how the folder is followed. */
 export interface FollowOptions extends LoadOptions {
@@ -134,7 +138,9 @@ export class FollowedKnowledgeBase implements RetrievalSource {
     try {
       next = await KnowledgeBase.load(this.dir, this.#options);
     } catch (error) {
-      this.#options.onWarning?.(`lookup-knowledge: the new index generation in "${this.dir}" does not load, the current one keeps serving: ${errorDetail(error)}`);
+      this.#options.onWarning?.(
+        `lookup-knowledge: the new index generation in "${this.dir}" does not load, the current one keeps serving: ${errorDetail(error)}`,
+      );
       return false;
     }
     if (this.#closed || next.generation === this.#current.generation) return false;
@@ -164,9 +170,15 @@ export class FollowedKnowledgeBase implements RetrievalSource {
 export async function followKnowledgeBase(dir: string, options: FollowOptions = {}): Promise<FollowedKnowledgeBase> {
   const pollMs = options.pollMs ?? DEFAULT_FOLLOW_POLL_MS;
   if (typeof pollMs !== "number" || !Number.isFinite(pollMs) || pollMs < 0) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `pollMs must be a number of milliseconds, 0 or more (0 turns polling off); got ${String(pollMs)}.`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `pollMs must be a number of milliseconds, 0 or more (0 turns polling off); got ${String(pollMs)}.`,
+    );
   }
-  const text = await readManifest(dir).then((read) => read.text, () => null);
+  const text = await readManifest(dir).then(
+    (read) => read.text,
+    () => null,
+  );
   const first = await KnowledgeBase.load(dir, options);
   return new FollowedKnowledgeBase(dir, first, text, { ...options, pollMs });
 }

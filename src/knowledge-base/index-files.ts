@@ -107,7 +107,13 @@ export class DataFiles {
    * (the others follow in the manifest's order); `skip` names files not to read at all. The names
    * were checked by {@link readManifest}.
    */
-  constructor(dir: string, manifest: IndexManifest, read: ReadBytes, order: readonly string[] = [], skip: readonly string[] = []) {
+  constructor(
+    dir: string,
+    manifest: IndexManifest,
+    read: ReadBytes,
+    order: readonly string[] = [],
+    skip: readonly string[] = [],
+  ) {
     this.#dir = dir;
     const names = Object.keys(manifest.checksums)
       .filter((name) => !skip.includes(name))
@@ -153,7 +159,11 @@ async function readBytes(dir: string, path: string, name: string, read: ReadByte
     return await read(path);
   } catch (cause) {
     const code = (cause as { code?: unknown } | null)?.code;
-    throw indexUnusable(dir, code === "ENOENT" ? `file ${name} is missing` : `file ${name} cannot be read (${errorMessage(cause)})`, cause);
+    throw indexUnusable(
+      dir,
+      code === "ENOENT" ? `file ${name} is missing` : `file ${name} cannot be read (${errorMessage(cause)})`,
+      cause,
+    );
   }
 }
 

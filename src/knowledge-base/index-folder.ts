@@ -1,7 +1,14 @@
 import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
-import { classifyEntry, INDEX_FILES, isGenerationName, LEGACY_DATA_FILES, SCRATCH_PREFIX, writerMarkerName } from "./index-layout.js";
+import {
+  classifyEntry,
+  INDEX_FILES,
+  isGenerationName,
+  LEGACY_DATA_FILES,
+  SCRATCH_PREFIX,
+  writerMarkerName,
+} from "./index-layout.js";
 import { sweepDeadScratch } from "./scratch-folders.js";
 import { INDEX_FORMAT_VERSION } from "./manifest.js";
 
@@ -42,7 +49,8 @@ async function currentManifest(dir: string): Promise<ManifestState> {
   const ours = fields.format === "lookup-knowledge-index";
   const current = ours && fields.formatVersion === INDEX_FORMAT_VERSION;
   // The live generation of an older format stays until a save of this format commits.
-  const generation = ours && typeof fields.generation === "string" && isGenerationName(fields.generation) ? fields.generation : null;
+  const generation =
+    ours && typeof fields.generation === "string" && isGenerationName(fields.generation) ? fields.generation : null;
   return { found: "read", ours, current, generation };
 }
 
@@ -68,14 +76,17 @@ export async function assertIndexFolder(dir: string): Promise<void> {
     throw error;
   });
   if (info === null) return;
-  if (!info.isDirectory()) throw new LookupKnowledgeError("INDEX_WRITE_FAILED", `cannot write an index to "${dir}": it is not a folder.`);
+  if (!info.isDirectory())
+    throw new LookupKnowledgeError("INDEX_WRITE_FAILED", `cannot write an index to "${dir}": it is not a folder.`);
   // The writer lock and scratch folders come before the first save's files.
   const names = (await readdir(dir)).filter((name) => !["lock", "scratch"].includes(classifyEntry(name).kind));
   if (names.length === 0 || (await currentManifest(dir)).ours) return;
   const kinds = names.map((name) => classifyEntry(name).kind);
   const legacyCore = names.filter((name) => LEGACY_CORE.has(name)).length;
   if (kinds.includes("generation") || kinds.includes("writer") || legacyCore === LEGACY_CORE.size) return;
-  const why = names.includes(INDEX_FILES.manifest) ? `its ${INDEX_FILES.manifest} is not a lookup-knowledge manifest` : `it holds no ${INDEX_FILES.manifest}`;
+  const why = names.includes(INDEX_FILES.manifest)
+    ? `its ${INDEX_FILES.manifest} is not a lookup-knowledge manifest`
+    : `it holds no ${INDEX_FILES.manifest}`;
   throw new LookupKnowledgeError(
     "INDEX_WRITE_FAILED",
     `refusing to write an index into "${dir}": the folder is not empty and is not a lookup-knowledge index (${why}). Choose an empty or new folder.`,

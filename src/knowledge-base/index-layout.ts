@@ -19,10 +19,25 @@ export const INDEX_FILES = {
 } as const;
 
 /** Every data file a generation folder may hold; a manifest listing any other name is corrupt. */
-export const DATA_FILES: readonly string[] = [INDEX_FILES.chunks, INDEX_FILES.contents, INDEX_FILES.files, INDEX_FILES.bm25, LSA_MODEL_FILE, LSA_PROJECTION_FILE, INDEX_FILES.vectors];
+export const DATA_FILES: readonly string[] = [
+  INDEX_FILES.chunks,
+  INDEX_FILES.contents,
+  INDEX_FILES.files,
+  INDEX_FILES.bm25,
+  LSA_MODEL_FILE,
+  LSA_PROJECTION_FILE,
+  INDEX_FILES.vectors,
+];
 
 /** The data files of the flat layout (format 1), kept at the top of the folder. */
-export const LEGACY_DATA_FILES: readonly string[] = ["chunks.json", "keyword-index.json", "bm25.json", "lsa-model.json", "lsa-projection.f32", "vectors.hnsw"];
+export const LEGACY_DATA_FILES: readonly string[] = [
+  "chunks.json",
+  "keyword-index.json",
+  "bm25.json",
+  "lsa-model.json",
+  "lsa-projection.f32",
+  "vectors.hnsw",
+];
 
 /** The manifest a save stages inside its generation folder before renaming it over `manifest.json`. */
 export const STAGED_MANIFEST = "manifest.json.tmp";
@@ -37,7 +52,8 @@ const SCRATCH = /^\.lookup-knowledge-scratch-[1-9][0-9]{0,9}-/;
 const GENERATION = /^gen-[0-9a-f]{16}$/;
 const WRITER = /^(gen-[0-9a-f]{16})\.([1-9][0-9]{0,9})\.writing$/;
 /** Temporaries of the flat layout (format 1), which wrote `<name>.<pid>.tmp` beside each file. */
-const LEGACY_TEMPORARY = /^(manifest\.json|chunks\.json|keyword-index\.json|bm25\.json|lsa-model\.json|lsa-projection\.f32|vectors\.hnsw)\.[0-9]+\.tmp$/;
+const LEGACY_TEMPORARY =
+  /^(manifest\.json|chunks\.json|keyword-index\.json|bm25\.json|lsa-model\.json|lsa-projection\.f32|vectors\.hnsw)\.[0-9]+\.tmp$/;
 
 /** What one entry of an index folder is, judged by its name alone. */
 export type IndexEntry =

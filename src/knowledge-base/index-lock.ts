@@ -50,7 +50,11 @@ function removeHeldOnExit(): void {
 }
 
 function cannotLock(dir: string, error: unknown): LookupKnowledgeError {
-  return new LookupKnowledgeError("INDEX_WRITE_FAILED", `cannot take the writer lock of "${dir}" (${errorMessage(error)}); check that the folder exists and is writable.`, { cause: error });
+  return new LookupKnowledgeError(
+    "INDEX_WRITE_FAILED",
+    `cannot take the writer lock of "${dir}" (${errorMessage(error)}); check that the folder exists and is writable.`,
+    { cause: error },
+  );
 }
 
 function lockedError(dir: string, path: string, owner: LockOwner | null, waitedMs: number): LookupKnowledgeError {
@@ -84,9 +88,18 @@ function sleep(ms: number): Promise<void> {
 export async function acquireIndexLock(dir: string, options: IndexLockOptions = {}): Promise<IndexLock> {
   const waitMs = options.waitMs ?? 0;
   const pollMs = options.pollMs ?? 100;
-  if (!(waitMs >= 0) || !(pollMs > 0)) throw new LookupKnowledgeError("INVALID_OPTION", `lock waitMs must be 0 or more and pollMs more than 0, got ${waitMs} and ${pollMs}.`);
+  if (!(waitMs >= 0) || !(pollMs > 0))
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `lock waitMs must be 0 or more and pollMs more than 0, got ${waitMs} and ${pollMs}.`,
+    );
   const path = join(dir, LOCK_FILE);
-  const owner: LockOwner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), token: randomBytes(8).toString("hex") };
+  const owner: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    startedAt: new Date().toISOString(),
+    token: randomBytes(8).toString("hex"),
+  };
   const started = Date.now();
   let waiting = false;
   try {
@@ -120,14 +133,18 @@ export async function acquireIndexLock(dir: string, options: IndexLockOptions = 
       const current = await readLock(path).catch(() => null);
       const holder = current === null ? null : parseLockFile(current.text);
       if (holder?.token === owner.token) return;
-      throw new LookupKnowledgeError("INDEX_LOCKED", `lost the writer lock of "${dir}" (${path} now names ${describeOwner(holder)}); nothing was committed. Run again once no other writer runs.`);
+      throw new LookupKnowledgeError(
+        "INDEX_LOCKED",
+        `lost the writer lock of "${dir}" (${path} now names ${describeOwner(holder)}); nothing was committed. Run again once no other writer runs.`,
+      );
     },
     async release() {
       if (released) return;
       released = true;
       held.delete(path);
       const current = await readLock(path).catch(() => null);
-      if (current !== null && parseLockFile(current.text)?.token === owner.token) await unlink(path).catch(() => undefined);
+      if (current !== null && parseLockFile(current.text)?.token === owner.token)
+        await unlink(path).catch(() => undefined);
     },
   };
 }

@@ -35,7 +35,10 @@ function indexFiles(parts: IndexParts): IndexFile[] {
   const { embeddings, vectorIndex } = parts;
   if (embeddings instanceof LsaEmbeddings) {
     const model = embeddings.serialize();
-    files.push(serializedFile(LSA_MODEL_FILE, () => JSON.stringify(model.header)), serializedFile(LSA_PROJECTION_FILE, () => model.projection));
+    files.push(
+      serializedFile(LSA_MODEL_FILE, () => JSON.stringify(model.header)),
+      serializedFile(LSA_PROJECTION_FILE, () => model.projection),
+    );
   }
   if (vectorIndex !== null) {
     const domains = parts.chunks.map((chunk) => chunk.meta.domain);
@@ -50,7 +53,12 @@ function indexFiles(parts: IndexParts): IndexFile[] {
  * returns the committed generation.
  * @throws LookupKnowledgeError `INDEX_WRITE_FAILED`.
  */
-export async function saveIndexParts(dir: string, parts: IndexParts, info: { fingerprint: string; domains: string[] }, options: SaveOptions = {}): Promise<string> {
+export async function saveIndexParts(
+  dir: string,
+  parts: IndexParts,
+  info: { fingerprint: string; domains: string[] },
+  options: SaveOptions = {},
+): Promise<string> {
   const store = parts.vectorStore;
   const plan = await planStoreSave(dir, parts);
   const generation = await writeIndexFolder(
@@ -97,7 +105,10 @@ export async function loadIndexParts(dir: string, options: LoadOptions, deps: Lo
   let current = await readManifest(dir);
   for (let attempt = 1; ; attempt++) {
     try {
-      return { ...(await loadGeneration(dir, current.manifest, options, read)), committedGeneration: current.manifest.generation };
+      return {
+        ...(await loadGeneration(dir, current.manifest, options, read)),
+        committedGeneration: current.manifest.generation,
+      };
     } catch (error) {
       if (!(error instanceof LookupKnowledgeError) || attempt >= MAX_LOAD_ATTEMPTS) throw error;
       const again = await readManifest(dir).catch(() => null);

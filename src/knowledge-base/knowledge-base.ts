@@ -30,7 +30,11 @@ import { storeSearcherOf, writeBuildRows } from "./vector-store-l1-parts.js";
 import { checkVectorStoreOption } from "./vector-store-option.js";
 import { corpusOriginOf, type CorpusOrigin } from "./corpus-origin.js";
 import { expectedGeneration, originOf, saveLocked, type SavedOrigin } from "./locked-save.js";
-import { createKnowledgeRetriever, type KnowledgeBaseRetriever, type KnowledgeRetrieverOptions } from "../retriever/knowledge-retriever.js";
+import {
+  createKnowledgeRetriever,
+  type KnowledgeBaseRetriever,
+  type KnowledgeRetrieverOptions,
+} from "../retriever/knowledge-retriever.js";
 
 /**
  * A Markdown knowledge base indexed for both layers: FlexSearch + BM25 (L0) and an HNSW graph of
@@ -80,7 +84,10 @@ export class KnowledgeBase implements RetrievalSource {
     this.#parts = parts;
     this.#origin = origin;
     this.#denyUnlabelled = denyUnlabelled;
-    this.access = new ChunkAccess(parts.chunks, denyUnlabelled || parts.settings.unlabelled === "deny" ? "deny" : "allow");
+    this.access = new ChunkAccess(
+      parts.chunks,
+      denyUnlabelled || parts.settings.unlabelled === "deny" ? "deny" : "allow",
+    );
     this.chunks = parts.chunks;
     this.skipped = parts.skipped;
     this.settings = parts.settings;
@@ -92,7 +99,13 @@ export class KnowledgeBase implements RetrievalSource {
     this.domains = [...domains].sort();
     this.l0 = createL0Searcher(parts);
     const { chunks, embeddings, vectorIndex } = parts;
-    this.l1 = storeSearcherOf(parts) ?? (embeddings === null ? null : vectorIndex === null ? { search: async () => [] } : createL1Searcher({ chunks, vectorIndex, embeddings, coverage: createTermCoverage(parts.bm25) }));
+    this.l1 =
+      storeSearcherOf(parts) ??
+      (embeddings === null
+        ? null
+        : vectorIndex === null
+          ? { search: async () => [] }
+          : createL1Searcher({ chunks, vectorIndex, embeddings, coverage: createTermCoverage(parts.bm25) }));
   }
 
   /**
@@ -107,7 +120,12 @@ export class KnowledgeBase implements RetrievalSource {
     const corpus = await loadCorpus(options.corpusDir, options.corpus);
     const warn = options.onWarning ?? (() => {});
     for (const { file, reason } of corpus.skipped) warn(`lookup-knowledge: skipped ${file}: ${reason}`);
-    return KnowledgeBase.fromChunks(corpus.chunks, options, { skipped: corpus.skipped, fileCount: corpus.fileCount, files: corpus.files, corpus: await corpusOriginOf(options.corpusDir) });
+    return KnowledgeBase.fromChunks(corpus.chunks, options, {
+      skipped: corpus.skipped,
+      fileCount: corpus.fileCount,
+      files: corpus.files,
+      corpus: await corpusOriginOf(options.corpusDir),
+    });
   }
 
   /** Indexes ready-made chunks (one per dataset row, for example); each chunk's `source` must be unique. */
@@ -118,13 +136,20 @@ export class KnowledgeBase implements RetrievalSource {
   ): Promise<KnowledgeBase> {
     const progress = options.onProgress ?? (() => {});
     const resolved = withLargeCorpusDefaults(resolveBuildOptions(options), options, chunks.length);
-    const store = options.vectorStore === undefined ? null : checkVectorStoreOption(options.vectorStore, options.embeddings);
-    if (!Array.isArray(chunks)) throw new LookupKnowledgeError("INVALID_OPTION", "fromChunks needs an array of chunks.");
+    const store =
+      options.vectorStore === undefined ? null : checkVectorStoreOption(options.vectorStore, options.embeddings);
+    if (!Array.isArray(chunks))
+      throw new LookupKnowledgeError("INVALID_OPTION", "fromChunks needs an array of chunks.");
     const seen = new Set<string>();
     for (const [i, chunk] of chunks.entries()) {
       const problem = chunkProblem(chunk);
-      if (problem !== null) throw new LookupKnowledgeError("INVALID_OPTION", `chunk ${i + 1} ${problem}; see the Chunk type.`);
-      if (seen.has(chunk.source)) throw new LookupKnowledgeError("INVALID_OPTION", `two chunks share the source "${chunk.source}"; every chunk needs its own source id, since evidence is deduplicated by it.`);
+      if (problem !== null)
+        throw new LookupKnowledgeError("INVALID_OPTION", `chunk ${i + 1} ${problem}; see the Chunk type.`);
+      if (seen.has(chunk.source))
+        throw new LookupKnowledgeError(
+          "INVALID_OPTION",
+          `two chunks share the source "${chunk.source}"; every chunk needs its own source id, since evidence is deduplicated by it.`,
+        );
       seen.add(chunk.source);
     }
     const texts = chunks.map(chunkSearchText);
@@ -136,16 +161,40 @@ export class KnowledgeBase implements RetrievalSource {
     const bm25Options = resolved.bm25;
     const bm25 = Bm25Stats.fromBags(bags, bm25Options);
     progress({ phase: "keyword", done: chunks.length, total: chunks.length });
-    const pseudoQueries = resolved.calibration.pseudoQueries > 0 && chunks.length >= MIN_CALIBRATION_CHUNKS ? samplePseudoQueries(texts, resolved.calibration.pseudoQueries, resolved.calibration.seed) : [];
+    const pseudoQueries =
+      resolved.calibration.pseudoQueries > 0 && chunks.length >= MIN_CALIBRATION_CHUNKS
+        ? samplePseudoQueries(texts, resolved.calibration.pseudoQueries, resolved.calibration.seed)
+        : [];
     // The statistical embedder that calibrates must not have learnt the pseudo-queries' sentences.
     const held = planHeldOutFit(bags, pseudoQueries, options.embeddings === undefined);
-    const { embeddings, vectorIndex, embedder } = await embedChunks(chunks, texts, { ...options, ...resolved }, bags, held?.shareFit ? held.bags : undefined);
-    const model = held === null || !(embeddings instanceof LsaEmbeddings) ? null : held.shareFit ? embeddings : LsaEmbeddings.fitBags(held.bags, options.lsa);
+    const { embeddings, vectorIndex, embedder } = await embedChunks(
+      chunks,
+      texts,
+      { ...options, ...resolved },
+      bags,
+      held?.shareFit ? held.bags : undefined,
+    );
+    const model =
+      held === null || !(embeddings instanceof LsaEmbeddings)
+        ? null
+        : held.shareFit
+          ? embeddings
+          : LsaEmbeddings.fitBags(held.bags, options.lsa);
     const heldOut = model && held ? { model, bags: { chunks: bags, heldOut: held.bags } } : undefined;
     const limits = { timeoutMs: resolved.embedTimeoutMs, batchSize: resolved.embedBatchSize };
-    const calibration = await calibrateIndex(pseudoQueries, { chunks, texts, bm25, vectorIndex, embeddings, ...(heldOut ? { heldOut } : {}), ...limits }, resolved.calibration);
+    const calibration = await calibrateIndex(
+      pseudoQueries,
+      { chunks, texts, bm25, vectorIndex, embeddings, ...(heldOut ? { heldOut } : {}), ...limits },
+      resolved.calibration,
+    );
     const { efSearch: _efSearch, ...hnsw } = resolved.hnsw;
-    const settings: IndexSettings = { tokenizerVersion: TOKENIZER_VERSION, bm25: bm25Options, hnsw, embedder, ...(checkUnlabelled(options.unlabelled) === "deny" ? { unlabelled: "deny" as const } : {}) };
+    const settings: IndexSettings = {
+      tokenizerVersion: TOKENIZER_VERSION,
+      bm25: bm25Options,
+      hnsw,
+      embedder,
+      ...(checkUnlabelled(options.unlabelled) === "deny" ? { unlabelled: "deny" as const } : {}),
+    };
     const parts = {
       chunks,
       fingerprint: fingerprintOf(chunks, settings),
@@ -158,7 +207,11 @@ export class KnowledgeBase implements RetrievalSource {
       embeddings,
       vectorIndex,
       settings,
-      history: { mode: "full", lsa: embeddings instanceof LsaEmbeddings ? "fitted" : null, changedSinceFit: 0 } satisfies IndexHistory,
+      history: {
+        mode: "full",
+        lsa: embeddings instanceof LsaEmbeddings ? "fitted" : null,
+        changedSinceFit: 0,
+      } satisfies IndexHistory,
       calibration,
     };
     const vectorStore = store === null ? null : await writeBuildRows(parts, store, resolved);
@@ -186,7 +239,9 @@ export class KnowledgeBase implements RetrievalSource {
   async save(dir: string, options: SaveOptions = {}): Promise<void> {
     checkFolder("the index folder", dir);
     const expected = expectedGeneration(dir, this.#origin, options.startedFrom);
-    const saved = await saveLocked(dir, options, expected, (locked) => saveIndexParts(dir, this.#parts, { fingerprint: this.fingerprint, domains: [...this.domains] }, locked));
+    const saved = await saveLocked(dir, options, expected, (locked) =>
+      saveIndexParts(dir, this.#parts, { fingerprint: this.fingerprint, domains: [...this.domains] }, locked),
+    );
     // A built base keeps overwriting; a loaded one now comes from what it committed.
     if (this.#origin !== null) this.#origin = saved;
   }
@@ -206,7 +261,14 @@ export class KnowledgeBase implements RetrievalSource {
   async update(options: UpdateOptions): Promise<{ knowledgeBase: KnowledgeBase; changes: IndexChanges }> {
     checkFolder("corpusDir", options.corpusDir);
     const { parts, changes } = await updateIndexParts(this.#parts, options);
-    return { knowledgeBase: new KnowledgeBase({ ...parts, committedGeneration: undefined }, this.#denyUnlabelled, this.#origin), changes };
+    return {
+      knowledgeBase: new KnowledgeBase(
+        { ...parts, committedGeneration: undefined },
+        this.#denyUnlabelled,
+        this.#origin,
+      ),
+      changes,
+    };
   }
 
   /**
@@ -235,9 +297,25 @@ export class KnowledgeBase implements RetrievalSource {
    * namespace, the generation of rows it reads, how many rows await deletion at the next save, and
    * how many earlier commits keep their rows for replicas (`keepGenerations`); null when L1 is the HNSW graph.
    */
-  get vectorStore(): { dialect: string; target: Readonly<Record<string, string | number | null>>; namespace: string; generation: string; pendingDeletes: number; retained: number } | null {
+  get vectorStore(): {
+    dialect: string;
+    target: Readonly<Record<string, string | number | null>>;
+    namespace: string;
+    generation: string;
+    pendingDeletes: number;
+    retained: number;
+  } | null {
     const store = this.#parts.vectorStore;
-    return store === null ? null : { dialect: store.dialect.name, target: store.target, namespace: store.namespace, generation: store.generation, pendingDeletes: store.pendingDeletes.length + store.removed.length, retained: store.committed?.retained.length ?? 0 };
+    return store === null
+      ? null
+      : {
+          dialect: store.dialect.name,
+          target: store.target,
+          namespace: store.namespace,
+          generation: store.generation,
+          pendingDeletes: store.pendingDeletes.length + store.removed.length,
+          retained: store.committed?.retained.length ?? 0,
+        };
   }
 
   /**

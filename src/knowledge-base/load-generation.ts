@@ -45,7 +45,12 @@ async function attachChunkContents(dir: string, fields: ChunkFields[], files: Da
 }
 
 /** The embeddings L1 uses: the caller's, or the saved statistical model; null for an L0-only index. */
-async function restoreEmbeddings(dir: string, settings: IndexSettings, files: DataFiles, given?: EmbeddingsInterface): Promise<EmbeddingsInterface | null> {
+async function restoreEmbeddings(
+  dir: string,
+  settings: IndexSettings,
+  files: DataFiles,
+  given?: EmbeddingsInterface,
+): Promise<EmbeddingsInterface | null> {
   const { embedder } = settings;
   if (embedder.kind === "none") return null;
   if (embedder.kind === "statistical-lsa" && given !== undefined && !(given instanceof LsaEmbeddings)) {
@@ -65,7 +70,10 @@ async function restoreEmbeddings(dir: string, settings: IndexSettings, files: Da
   const projection = await files.get(LSA_PROJECTION_FILE);
   try {
     const model = LsaEmbeddings.deserialize(header, projection);
-    if (model.dimensions !== embedder.dimensions) throw new Error(`it makes vectors of ${model.dimensions} dimensions, the manifest says ${String(embedder.dimensions)}`);
+    if (model.dimensions !== embedder.dimensions)
+      throw new Error(
+        `it makes vectors of ${model.dimensions} dimensions, the manifest says ${String(embedder.dimensions)}`,
+      );
     // The model's encoding is a copy of the verified bytes: a save may link their file again.
     const origin = originOf(projection);
     if (origin !== undefined) rememberOrigin(model.serialize().projection, origin);
@@ -76,7 +84,12 @@ async function restoreEmbeddings(dir: string, settings: IndexSettings, files: Da
 }
 
 /** The vector index, read by hnswlib off the main thread; `started` settles once hnswlib reads. */
-function restoreVectors(dir: string, manifest: IndexManifest, files: DataFiles, chunks: Promise<Chunk[]>): { started: Promise<void>; done: Promise<VectorIndex> } {
+function restoreVectors(
+  dir: string,
+  manifest: IndexManifest,
+  files: DataFiles,
+  chunks: Promise<Chunk[]>,
+): { started: Promise<void>; done: Promise<VectorIndex> } {
   let reading: () => void = () => undefined;
   const started = new Promise<void>((resolve) => (reading = resolve));
   const done = (async () => {
@@ -93,7 +106,8 @@ function restoreVectors(dir: string, manifest: IndexManifest, files: DataFiles, 
       if (cause instanceof LookupKnowledgeError && cause.code === "SCRATCH_UNAVAILABLE") throw cause;
       throw indexUnusable(dir, `the vector index does not load (${errorDetail(cause)})`, cause);
     }
-    if (vectorIndex.size !== manifest.chunkCount) throw indexUnusable(dir, `the vector index holds ${vectorIndex.size} vectors for ${manifest.chunkCount} chunks`);
+    if (vectorIndex.size !== manifest.chunkCount)
+      throw indexUnusable(dir, `the vector index holds ${vectorIndex.size} vectors for ${manifest.chunkCount} chunks`);
     return vectorIndex;
   })();
   // Awaited by the load once the rest is decoded; a load that fails first leaves it unobserved. One
@@ -129,7 +143,12 @@ export interface LoadOptions {
 }
 
 /** Loads the generation a checked manifest names, checking every file before it is parsed. */
-export async function loadGeneration(dir: string, manifest: IndexManifest, options: LoadOptions, read: ReadBytes): Promise<IndexParts> {
+export async function loadGeneration(
+  dir: string,
+  manifest: IndexManifest,
+  options: LoadOptions,
+  read: ReadBytes,
+): Promise<IndexParts> {
   if (manifest.settings.tokenizerVersion !== TOKENIZER_VERSION) {
     throw new LookupKnowledgeError(
       "INDEX_MISMATCH",
@@ -142,8 +161,15 @@ export async function loadGeneration(dir: string, manifest: IndexManifest, optio
   // asynchronous reads advance only when the main thread is free.
   // A store-backed load leaves the local graph unread unless it asks for it (to update), and a
   // store-backed index saved by such a load has none.
-  const skipVectors = vectorStore !== null && (options.localVectors !== true || !Object.hasOwn(manifest.checksums, INDEX_FILES.vectors));
-  const files = new DataFiles(dir, manifest, read, [INDEX_FILES.chunks, INDEX_FILES.vectors, INDEX_FILES.contents], skipVectors ? [INDEX_FILES.vectors] : []);
+  const skipVectors =
+    vectorStore !== null && (options.localVectors !== true || !Object.hasOwn(manifest.checksums, INDEX_FILES.vectors));
+  const files = new DataFiles(
+    dir,
+    manifest,
+    read,
+    [INDEX_FILES.chunks, INDEX_FILES.vectors, INDEX_FILES.contents],
+    skipVectors ? [INDEX_FILES.vectors] : [],
+  );
   const fields = readChunkFields(dir, manifest, files);
   fields.catch(() => undefined);
   // The vector load needs the chunks' domains only at its end: it gets them once they are decoded.
@@ -151,7 +177,10 @@ export async function loadGeneration(dir: string, manifest: IndexManifest, optio
   let chunksFailed: (error: unknown) => void = () => undefined;
   const chunksPromise = new Promise<Chunk[]>((resolve, reject) => ((chunksDecoded = resolve), (chunksFailed = reject)));
   chunksPromise.catch(() => undefined);
-  const vectors = !skipVectors && manifest.settings.embedder.kind !== "none" && manifest.chunkCount > 0 ? restoreVectors(dir, manifest, files, chunksPromise) : null;
+  const vectors =
+    !skipVectors && manifest.settings.embedder.kind !== "none" && manifest.chunkCount > 0
+      ? restoreVectors(dir, manifest, files, chunksPromise)
+      : null;
   let chunks: Chunk[];
   let embeddings: EmbeddingsInterface | null;
   try {
@@ -172,7 +201,8 @@ export async function loadGeneration(dir: string, manifest: IndexManifest, optio
   } catch (cause) {
     throw indexUnusable(dir, `the keyword index does not load (${errorDetail(cause)})`, cause);
   }
-  if (bm25.size !== chunks.length) throw indexUnusable(dir, `${INDEX_FILES.bm25} holds ${bm25.size} documents for ${chunks.length} chunks`);
+  if (bm25.size !== chunks.length)
+    throw indexUnusable(dir, `${INDEX_FILES.bm25} holds ${bm25.size} documents for ${chunks.length} chunks`);
   let indexedFiles: IndexedFile[] | null = null;
   if (files.has(INDEX_FILES.files)) {
     const checked = checkFiles(await parseJsonFile<unknown>(dir, files, INDEX_FILES.files), chunks);
@@ -182,5 +212,24 @@ export async function loadGeneration(dir: string, manifest: IndexManifest, optio
   await yieldToEventLoop();
   const hintIndex = HintIndex.build(chunks);
   const vectorIndex = await pendingVectors;
-  return { chunks, skipped: manifest.skipped, fileCount: manifest.fileCount, files: indexedFiles, corpus: manifest.corpus ?? null, hintIndex, bm25, embeddings, vectorIndex, settings: manifest.settings, fingerprint: manifest.fingerprint, history: manifest.history ?? { mode: "full", lsa: embeddings instanceof LsaEmbeddings ? "fitted" : null, changedSinceFit: 0 }, calibration: manifest.calibration, vectorStore };
+  return {
+    chunks,
+    skipped: manifest.skipped,
+    fileCount: manifest.fileCount,
+    files: indexedFiles,
+    corpus: manifest.corpus ?? null,
+    hintIndex,
+    bm25,
+    embeddings,
+    vectorIndex,
+    settings: manifest.settings,
+    fingerprint: manifest.fingerprint,
+    history: manifest.history ?? {
+      mode: "full",
+      lsa: embeddings instanceof LsaEmbeddings ? "fitted" : null,
+      changedSinceFit: 0,
+    },
+    calibration: manifest.calibration,
+    vectorStore,
+  };
 }

@@ -28,7 +28,14 @@ export function parseLockFile(text: string): LockOwner | null {
   }
   if (typeof parsed !== "object" || parsed === null) return null;
   const { pid, host, startedAt, token } = parsed as Record<string, unknown>;
-  if (typeof pid !== "number" || !Number.isInteger(pid) || pid <= 0 || typeof host !== "string" || typeof startedAt !== "string") return null;
+  if (
+    typeof pid !== "number" ||
+    !Number.isInteger(pid) ||
+    pid <= 0 ||
+    typeof host !== "string" ||
+    typeof startedAt !== "string"
+  )
+    return null;
   return { pid, host, startedAt, token: typeof token === "string" ? token : "" };
 }
 
@@ -60,5 +67,7 @@ export function isStaleLock(owner: LockOwner | null, judge: LockJudge): boolean 
 
 /** The lock holder in words, for messages: `pid 123 on host-a (since 2026-12-03T06:00:00.000Z)`. */
 export function describeOwner(owner: LockOwner | null): string {
-  return owner === null ? "an unknown process (the lock file holds no owner yet)" : `pid ${owner.pid} on ${owner.host} (since ${owner.startedAt})`;
+  return owner === null
+    ? "an unknown process (the lock file holds no owner yet)"
+    : `pid ${owner.pid} on ${owner.host} (since ${owner.startedAt})`;
 }

@@ -17,7 +17,11 @@ export function originOf(dir: string, generation: string | null | undefined): Sa
 }
 
 /** The generation `dir` must still commit for a save: the option's, else the base's own when it came from `dir`. */
-export function expectedGeneration(dir: string, origin: SavedOrigin | null, startedFrom: string | null | undefined): string | null {
+export function expectedGeneration(
+  dir: string,
+  origin: SavedOrigin | null,
+  startedFrom: string | null | undefined,
+): string | null {
   if (startedFrom !== undefined) return startedFrom;
   return origin !== null && origin.dir === resolve(dir) ? origin.generation : null;
 }
@@ -30,17 +34,30 @@ export function expectedGeneration(dir: string, origin: SavedOrigin | null, star
  * `lockWaitMs`; `INDEX_CHANGED` when another writer committed since; `INVALID_OPTION` for a lock
  * of another folder; what `write` throws.
  */
-export async function saveLocked(dir: string, options: SaveOptions, expected: string | null, write: (options: SaveOptions) => Promise<string>): Promise<SavedOrigin> {
+export async function saveLocked(
+  dir: string,
+  options: SaveOptions,
+  expected: string | null,
+  write: (options: SaveOptions) => Promise<string>,
+): Promise<SavedOrigin> {
   const given = options.lock;
   if (given !== undefined && resolve(given.dir) !== resolve(dir)) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `the save's lock is the one of "${given.dir}", not of "${dir}"; pass acquireIndexLock("${dir}").`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `the save's lock is the one of "${given.dir}", not of "${dir}"; pass acquireIndexLock("${dir}").`,
+    );
   }
   const lock = given ?? (await acquireIndexLock(dir, { waitMs: options.lockWaitMs ?? DEFAULT_SAVE_LOCK_WAIT_MS }));
   try {
     if (expected !== null) {
       const now = await committedGeneration(dir);
       if (now !== expected) {
-        const what = now === null ? "no index any more" : now === undefined ? "a manifest that cannot be read" : `generation ${now}`;
+        const what =
+          now === null
+            ? "no index any more"
+            : now === undefined
+              ? "a manifest that cannot be read"
+              : `generation ${now}`;
         throw new LookupKnowledgeError(
           "INDEX_CHANGED",
           `not saving into "${dir}": this knowledge base was loaded from generation ${expected}, and the folder now holds ${what}: another writer committed meanwhile. Load the index again and run the update again (\`lookup-knowledge index\`), or pass \`startedFrom: null\` to overwrite it.`,

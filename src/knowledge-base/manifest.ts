@@ -74,7 +74,15 @@ export interface IndexManifest {
    * indexes saved before it) and `retained` (earlier commits whose rows stay for replicas, newest
    * first; absent: none). Absent when L1 is the HNSW graph.
    */
-  vectorStore?: { dialect: string; target: Record<string, string | number | null>; namespace: string; generation: string; pendingDeletes: string[]; revision?: number; retained?: RetainedRows[] };
+  vectorStore?: {
+    dialect: string;
+    target: Record<string, string | number | null>;
+    namespace: string;
+    generation: string;
+    pendingDeletes: string[];
+    revision?: number;
+    retained?: RetainedRows[];
+  };
   /**
    * The corpus folder the index was built or last updated from (see `CorpusOrigin`); the files and
    * their SHA-256 are in `files.json`. Absent for an index built from ready-made chunks and in

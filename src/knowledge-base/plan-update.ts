@@ -39,7 +39,11 @@ function longestIncreasing(positions: readonly number[], values: Int32Array): nu
  * numbers are positions: a text match that would break the order counts as new. Pure.
  * `textOf` gives a chunk's search text (the text both layers index).
  */
-export function planUpdate(oldChunks: readonly Chunk[], newChunks: readonly Chunk[], textOf: (chunk: Chunk) => string): UpdatePlan {
+export function planUpdate(
+  oldChunks: readonly Chunk[],
+  newChunks: readonly Chunk[],
+  textOf: (chunk: Chunk) => string,
+): UpdatePlan {
   const oldIdOf = new Map<Chunk, number>();
   oldChunks.forEach((chunk, id) => oldIdOf.set(chunk, id));
   const source = new Int32Array(newChunks.length).fill(-1);

@@ -18,12 +18,21 @@ export interface BuildSettings {
 
 function isEmbeddings(value: unknown): boolean {
   const candidate = value as { embedDocuments?: unknown; embedQuery?: unknown } | null;
-  return typeof candidate === "object" && candidate !== null && typeof candidate.embedDocuments === "function" && typeof candidate.embedQuery === "function";
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    typeof candidate.embedDocuments === "function" &&
+    typeof candidate.embedQuery === "function"
+  );
 }
 
 /** Checks a folder argument of `build`, `save` or `load`. @throws LookupKnowledgeError `INVALID_OPTION`. */
 export function checkFolder(name: string, value: unknown): string {
-  if (typeof value !== "string" || value.length === 0) throw new LookupKnowledgeError("INVALID_OPTION", `${name} must be a folder path (a non-empty string), got ${value === null ? "null" : typeof value}.`);
+  if (typeof value !== "string" || value.length === 0)
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `${name} must be a folder path (a non-empty string), got ${value === null ? "null" : typeof value}.`,
+    );
   return value;
 }
 
@@ -39,7 +48,9 @@ export function resolveBuildOptions(options: KnowledgeBaseOptions): BuildSetting
     return settings;
   } catch (error) {
     if (error instanceof LookupKnowledgeError) throw error;
-    throw new LookupKnowledgeError("INVALID_OPTION", `the build options cannot be read (${errorMessage(error)}).`, { cause: error });
+    throw new LookupKnowledgeError("INVALID_OPTION", `the build options cannot be read (${errorMessage(error)}).`, {
+      cause: error,
+    });
   }
 }
 
@@ -47,35 +58,68 @@ const OBJECT_OPTIONS = ["corpus", "lsa", "bm25", "hnsw", "calibration"] as const
 const FUNCTION_OPTIONS = ["onWarning", "onProgress"] as const;
 
 function resolveReadable(options: KnowledgeBaseOptions): BuildSettings {
-  if (typeof options !== "object" || options === null) throw new LookupKnowledgeError("INVALID_OPTION", "the build options must be an object.");
+  if (typeof options !== "object" || options === null)
+    throw new LookupKnowledgeError("INVALID_OPTION", "the build options must be an object.");
   for (const key of OBJECT_OPTIONS) {
     const value: unknown = options[key];
-    if (value !== undefined && (typeof value !== "object" || value === null)) throw new LookupKnowledgeError("INVALID_OPTION", `option ${key} must be an object or left out, got ${String(value)}.`);
+    if (value !== undefined && (typeof value !== "object" || value === null))
+      throw new LookupKnowledgeError(
+        "INVALID_OPTION",
+        `option ${key} must be an object or left out, got ${String(value)}.`,
+      );
   }
   for (const key of FUNCTION_OPTIONS) {
     const value: unknown = options[key];
-    if (value !== undefined && typeof value !== "function") throw new LookupKnowledgeError("INVALID_OPTION", `option ${key} must be a function or left out, got ${String(value)}.`);
+    if (value !== undefined && typeof value !== "function")
+      throw new LookupKnowledgeError(
+        "INVALID_OPTION",
+        `option ${key} must be a function or left out, got ${String(value)}.`,
+      );
   }
   if (options.embeddings !== undefined && options.embeddings !== null && !isEmbeddings(options.embeddings)) {
-    throw new LookupKnowledgeError("INVALID_OPTION", "option embeddings must be LangChain embeddings (with embedDocuments and embedQuery), null for an L0-only base, or left out for the built-in statistical embedder.");
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      "option embeddings must be LangChain embeddings (with embedDocuments and embedQuery), null for an L0-only base, or left out for the built-in statistical embedder.",
+    );
   }
   const { embedBatchSize = DEFAULT_EMBED_BATCH_SIZE, embedTimeoutMs = DEFAULT_EMBED_TIMEOUT_MS } = options;
   if (!Number.isInteger(embedBatchSize) || embedBatchSize < 1) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `option embedBatchSize must be an integer from 1, got ${String(embedBatchSize)}.`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option embedBatchSize must be an integer from 1, got ${String(embedBatchSize)}.`,
+    );
   }
   if (typeof embedTimeoutMs !== "number" || Number.isNaN(embedTimeoutMs) || embedTimeoutMs < 0) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `option embedTimeoutMs must be a number of milliseconds from 0 (0 waits forever), got ${String(embedTimeoutMs)}.`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option embedTimeoutMs must be a number of milliseconds from 0 (0 waits forever), got ${String(embedTimeoutMs)}.`,
+    );
   }
   const { pseudoQueries = DEFAULT_PSEUDO_QUERIES, seed = 42 } = options.calibration ?? {};
   if (!Number.isInteger(pseudoQueries) || pseudoQueries < 0 || pseudoQueries > 10_000) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `option calibration.pseudoQueries must be an integer from 0 (off) to 10000, got ${String(pseudoQueries)}.`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option calibration.pseudoQueries must be an integer from 0 (off) to 10000, got ${String(pseudoQueries)}.`,
+    );
   }
-  if (!Number.isInteger(seed)) throw new LookupKnowledgeError("INVALID_OPTION", `option calibration.seed must be an integer, got ${String(seed)}.`);
-  return { bm25: resolveBm25Options(options.bm25 ?? {}), hnsw: resolveVectorIndexOptions(options.hnsw), embedBatchSize, embedTimeoutMs, calibration: { pseudoQueries, seed } };
+  if (!Number.isInteger(seed))
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option calibration.seed must be an integer, got ${String(seed)}.`,
+    );
+  return {
+    bm25: resolveBm25Options(options.bm25 ?? {}),
+    hnsw: resolveVectorIndexOptions(options.hnsw),
+    embedBatchSize,
+    embedTimeoutMs,
+    calibration: { pseudoQueries, seed },
+  };
 }
 
 const isStringList = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === "string");
-const isAccessList = (value: unknown) => isStringList(value) && (value as string[]).every((group) => group.length > 0 && group.length <= MAX_GROUP_CHARS && group.trim() === group);
+const isAccessList = (value: unknown) =>
+  isStringList(value) &&
+  (value as string[]).every((group) => group.length > 0 && group.length <= MAX_GROUP_CHARS && group.trim() === group);
 
 /**
  * What is wrong with a ready-made chunk, or null: `source`, `file` and `content` strings, a
@@ -91,9 +135,15 @@ export function chunkProblem(chunk: unknown): string | null {
   if (!isStringList(c.breadcrumb)) return "needs a breadcrumb list of strings";
   const meta = c.meta as Record<string, unknown> | null | undefined;
   if (typeof meta !== "object" || meta === null) return "has no meta object";
-  if (!isStringList(meta.keywords) || !isStringList(meta.entities) || !isStringList(meta.aliases)) return "needs meta.keywords, meta.entities and meta.aliases lists of strings";
-  if ((meta.title !== undefined && typeof meta.title !== "string") || (meta.domain !== undefined && typeof meta.domain !== "string")) return "has a meta title or domain that is not a string";
-  if (meta.access !== undefined && !isAccessList(meta.access)) return `has a meta.access that is not a list of group names (trimmed, 1-${MAX_GROUP_CHARS} characters each)`;
+  if (!isStringList(meta.keywords) || !isStringList(meta.entities) || !isStringList(meta.aliases))
+    return "needs meta.keywords, meta.entities and meta.aliases lists of strings";
+  if (
+    (meta.title !== undefined && typeof meta.title !== "string") ||
+    (meta.domain !== undefined && typeof meta.domain !== "string")
+  )
+    return "has a meta title or domain that is not a string";
+  if (meta.access !== undefined && !isAccessList(meta.access))
+    return `has a meta.access that is not a list of group names (trimmed, 1-${MAX_GROUP_CHARS} characters each)`;
   return null;
 }
 
@@ -106,7 +156,11 @@ export const LARGE_CORPUS_CHUNKS = 50_000;
 export const LARGE_CORPUS_EF_CONSTRUCTION = 100;
 
 /** The resolved options with the size-dependent defaults of a corpus of `chunkCount` chunks. */
-export function withLargeCorpusDefaults(resolved: BuildSettings, options: KnowledgeBaseOptions, chunkCount: number): BuildSettings {
+export function withLargeCorpusDefaults(
+  resolved: BuildSettings,
+  options: KnowledgeBaseOptions,
+  chunkCount: number,
+): BuildSettings {
   if (chunkCount < LARGE_CORPUS_CHUNKS || options.hnsw?.efConstruction !== undefined) return resolved;
   return { ...resolved, hnsw: { ...resolved.hnsw, efConstruction: LARGE_CORPUS_EF_CONSTRUCTION } };
 }

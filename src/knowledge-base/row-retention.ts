@@ -54,10 +54,21 @@ export interface RetentionPlan {
 export function planRetention(base: CommittedRows | null, next: RowsToCommit, keep: number): RetentionPlan {
   const unread = (ids: readonly string[]) => ids.filter((id) => !next.current.has(id));
   const entries: RetainedRows[] = [];
-  const unchanged = base !== null && base.generation === next.generation && base.revision === next.revision && next.removed.length === 0;
-  if (base !== null && !unchanged) entries.push({ generation: base.generation, pendingDeletes: base.generation === next.generation ? [...next.removed] : [] });
+  const unchanged =
+    base !== null &&
+    base.generation === next.generation &&
+    base.revision === next.revision &&
+    next.removed.length === 0;
+  if (base !== null && !unchanged)
+    entries.push({
+      generation: base.generation,
+      pendingDeletes: base.generation === next.generation ? [...next.removed] : [],
+    });
   entries.push(...(base?.retained ?? []));
-  const cleaned = entries.map((entry) => ({ generation: entry.generation, pendingDeletes: unread(entry.pendingDeletes) }));
+  const cleaned = entries.map((entry) => ({
+    generation: entry.generation,
+    pendingDeletes: unread(entry.pendingDeletes),
+  }));
   const retained = cleaned.slice(0, keep);
   const dropped = cleaned.slice(keep).flatMap((entry) => entry.pendingDeletes);
   // Rows no kept commit reads (none kept, or never committed) go now.
@@ -71,7 +82,11 @@ export function planRetention(base: CommittedRows | null, next: RowsToCommit, ke
  * Rows of `generation` a reader on it must skip: those kept for earlier commits and those still to
  * be deleted, which its own chunks no longer read.
  */
-export function foreignRowIds(generation: string, retained: readonly RetainedRows[], ...lists: (readonly string[])[]): string[] {
+export function foreignRowIds(
+  generation: string,
+  retained: readonly RetainedRows[],
+  ...lists: (readonly string[])[]
+): string[] {
   const same = retained.filter((entry) => entry.generation === generation).flatMap((entry) => entry.pendingDeletes);
   return [...new Set([...same, ...lists.flat()])];
 }

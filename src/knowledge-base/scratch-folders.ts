@@ -15,7 +15,11 @@ import { processAlive } from "./process-alive.js";
  * longer running; returns how many, calling `onRemoved` with each name. Failures are ignored:
  * another process may be sweeping too.
  */
-export async function sweepDeadScratch(prefix: string, parent = tmpdir(), onRemoved: (name: string) => void = () => undefined): Promise<number> {
+export async function sweepDeadScratch(
+  prefix: string,
+  parent = tmpdir(),
+  onRemoved: (name: string) => void = () => undefined,
+): Promise<number> {
   const pattern = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([1-9][0-9]{0,9})-`);
   let removed = 0;
   for (const name of await readdir(parent).catch(() => [] as string[])) {
@@ -23,7 +27,8 @@ export async function sweepDeadScratch(prefix: string, parent = tmpdir(), onRemo
     if (!Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
     const path = join(parent, name);
     const info = await stat(path).catch(() => null);
-    if (info === null || !info.isDirectory() || (process.getuid !== undefined && info.uid !== process.getuid())) continue;
+    if (info === null || !info.isDirectory() || (process.getuid !== undefined && info.uid !== process.getuid()))
+      continue;
     await rm(path, { recursive: true, force: true }).then(
       () => ((removed += 1), onRemoved(name)),
       () => undefined,
@@ -44,7 +49,13 @@ export async function makeScratch(prefix: string, parent = tmpdir()): Promise<st
  * @throws LookupKnowledgeError `SCRATCH_UNAVAILABLE` naming every folder tried and its error,
  * when none works; what `use` throws, as is.
  */
-export async function withScratchFile<T>(parents: readonly string[], prefix: string, name: string, bytes: Uint8Array, use: (file: string) => Promise<T>): Promise<T> {
+export async function withScratchFile<T>(
+  parents: readonly string[],
+  prefix: string,
+  name: string,
+  bytes: Uint8Array,
+  use: (file: string) => Promise<T>,
+): Promise<T> {
   const failures: string[] = [];
   for (const parent of parents) {
     let scratch: string;

@@ -39,7 +39,11 @@ export class StoredChunk implements Chunk {
 
   get content(): string {
     // A clone that kept the prototype but not the text (lodash's cloneDeep) says so, not a TypeError.
-    if (!(#store in this)) throw new LookupKnowledgeError("INVALID_INPUT", "this chunk is a copy of a loaded chunk without its text: copy chunks with `{ ...chunk, content: chunk.content }`.");
+    if (!(#store in this))
+      throw new LookupKnowledgeError(
+        "INVALID_INPUT",
+        "this chunk is a copy of a loaded chunk without its text: copy chunks with `{ ...chunk, content: chunk.content }`.",
+      );
     return this.#store.content(this.#index);
   }
 
@@ -56,6 +60,8 @@ export class StoredChunk implements Chunk {
   /** The chunk as a plain object, its text inflated. */
   toJSON(): Chunk {
     const { source, file, title, breadcrumb, meta, content } = this;
-    return title === undefined ? { source, file, breadcrumb, content, meta } : { source, file, title, breadcrumb, content, meta };
+    return title === undefined
+      ? { source, file, breadcrumb, content, meta }
+      : { source, file, title, breadcrumb, content, meta };
   }
 }

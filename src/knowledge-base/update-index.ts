@@ -22,8 +22,15 @@ import { corpusOriginOf } from "./corpus-origin.js";
  * refitted (its similarities are another model's), or the corpus grew past the calibration's
  * minimum. Measuring again takes a full build (`lookup-knowledge index --full`).
  */
-export function keptCalibration(calibration: CorpusCalibration, why: { refitted: boolean; grewPastMinimum: boolean }): CorpusCalibration {
-  const reason = why.refitted ? "the embedder was refitted since" : why.grewPastMinimum ? `the corpus has grown past ${MIN_CALIBRATION_CHUNKS} chunks since` : null;
+export function keptCalibration(
+  calibration: CorpusCalibration,
+  why: { refitted: boolean; grewPastMinimum: boolean },
+): CorpusCalibration {
+  const reason = why.refitted
+    ? "the embedder was refitted since"
+    : why.grewPastMinimum
+      ? `the corpus has grown past ${MIN_CALIBRATION_CHUNKS} chunks since`
+      : null;
   if (reason === null) return calibration;
   const stale = `stale: ${reason}; a full build measures again`;
   // Said once, however many updates follow.
@@ -35,7 +42,10 @@ export function keptCalibration(calibration: CorpusCalibration, why: { refitted:
  * Options of `KnowledgeBase.update`: the corpus folder and how to read and embed it. The index's
  * own settings (BM25, HNSW, embeddings) are kept; to change them, build the index again.
  */
-export type UpdateOptions = Pick<KnowledgeBaseOptions, "corpus" | "embedBatchSize" | "embedTimeoutMs" | "onWarning" | "onProgress"> & {
+export type UpdateOptions = Pick<
+  KnowledgeBaseOptions,
+  "corpus" | "embedBatchSize" | "embedTimeoutMs" | "onWarning" | "onProgress"
+> & {
   /** The folder the index was built from. */
   corpusDir: string;
 };
@@ -114,12 +124,23 @@ function previousFiles(parts: IndexParts): PreviousFiles {
  * order and, while the drift rule keeps it, the statistical embedder not being refitted.
  * @throws LookupKnowledgeError `INVALID_OPTION` when the index was not built from a corpus folder.
  */
-export async function updateIndexParts(parts: IndexParts, options: UpdateOptions): Promise<{ parts: IndexParts; changes: IndexChanges }> {
+export async function updateIndexParts(
+  parts: IndexParts,
+  options: UpdateOptions,
+): Promise<{ parts: IndexParts; changes: IndexChanges }> {
   if (parts.files === null) {
-    throw new LookupKnowledgeError("INVALID_OPTION", "this knowledge base was built from ready-made chunks, not a corpus folder, so it cannot be updated from one; build it again with KnowledgeBase.build or fromChunks.");
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      "this knowledge base was built from ready-made chunks, not a corpus folder, so it cannot be updated from one; build it again with KnowledgeBase.build or fromChunks.",
+    );
   }
   const { efSearch } = resolveVectorIndexOptions();
-  const resolved = { ...resolveBuildOptions({ ...options, bm25: parts.settings.bm25, hnsw: { ...parts.settings.hnsw, efSearch } }), embedBatchSize: options.embedBatchSize, embedTimeoutMs: options.embedTimeoutMs, onProgress: options.onProgress };
+  const resolved = {
+    ...resolveBuildOptions({ ...options, bm25: parts.settings.bm25, hnsw: { ...parts.settings.hnsw, efSearch } }),
+    embedBatchSize: options.embedBatchSize,
+    embedTimeoutMs: options.embedTimeoutMs,
+    onProgress: options.onProgress,
+  };
   const progress = options.onProgress ?? (() => {});
   progress({ phase: "load", done: 0, total: 1 });
   const previous = previousFiles(parts);
@@ -131,7 +152,9 @@ export async function updateIndexParts(parts: IndexParts, options: UpdateOptions
   const chunks = corpus.chunks;
   const now = new Set(corpus.files.map(({ file }) => file));
   const addedFiles = corpus.files.filter(({ file }) => !previous.has(file)).map(({ file }) => file);
-  const changedFiles = corpus.files.filter(({ file }) => previous.has(file) && !corpus.reused.has(file)).map(({ file }) => file);
+  const changedFiles = corpus.files
+    .filter(({ file }) => previous.has(file) && !corpus.reused.has(file))
+    .map(({ file }) => file);
   const removedFiles = [...previous.keys()].filter((file) => !now.has(file)).sort();
 
   progress({ phase: "tokenize", done: 0, total: plan.added.length });
@@ -140,7 +163,12 @@ export async function updateIndexParts(parts: IndexParts, options: UpdateOptions
   const addedBags = addedTexts.map((text) => bagOf(text, vocabulary));
   progress({ phase: "tokenize", done: plan.added.length, total: plan.added.length });
   progress({ phase: "keyword", done: 0, total: plan.added.length });
-  const bm25 = parts.bm25.withChanges({ renumber: plan.renumber, size: chunks.length, terms: vocabulary.terms, added: plan.added.map((id, i) => ({ id, bag: addedBags[i] })) });
+  const bm25 = parts.bm25.withChanges({
+    renumber: plan.renumber,
+    size: chunks.length,
+    terms: vocabulary.terms,
+    added: plan.added.map((id, i) => ({ id, bag: addedBags[i] })),
+  });
   progress({ phase: "keyword", done: plan.added.length, total: plan.added.length });
 
   const history: IndexHistory = { ...parts.history, mode: "incremental" };
@@ -173,13 +201,26 @@ export async function updateIndexParts(parts: IndexParts, options: UpdateOptions
   }
   if (embeddings !== null && vectors === "updated") {
     const domains = chunks.map((chunk) => chunk.meta.domain);
-    const fresh = embeddings instanceof LsaEmbeddings ? embedBags(embeddings, addedBags, vocabulary.terms) : await embedTexts(embeddings, addedTexts, plan.added.map((id) => chunks[id]), resolved, vectorIndex?.dimensions ?? null);
+    const fresh =
+      embeddings instanceof LsaEmbeddings
+        ? embedBags(embeddings, addedBags, vocabulary.terms)
+        : await embedTexts(
+            embeddings,
+            addedTexts,
+            plan.added.map((id) => chunks[id]),
+            resolved,
+            vectorIndex?.dimensions ?? null,
+          );
     if (vectorIndex === null) {
       vectorIndex = (await embedChunks(chunks, chunks.map(chunkSearchText), { ...resolved, embeddings })).vectorIndex;
       vectors = "rebuilt";
     } else {
       progress({ phase: "vectors", done: 0, total: plan.added.length });
-      vectorIndex = await vectorIndex.update({ renumber: plan.renumber, add: { vectors: fresh, chunkIds: plan.added }, domains });
+      vectorIndex = await vectorIndex.update({
+        renumber: plan.renumber,
+        add: { vectors: fresh, chunkIds: plan.added },
+        domains,
+      });
       if (vectorIndex.deletedCount > MAX_DELETED_VECTOR_SHARE * (vectorIndex.size + vectorIndex.deletedCount)) {
         vectorIndex = await vectorIndex.compact(domains, resolved.hnsw);
         vectors = "rebuilt";
@@ -189,7 +230,12 @@ export async function updateIndexParts(parts: IndexParts, options: UpdateOptions
   }
 
   // The store's rows, before the hint index changes: a store that fails leaves L0 as it was.
-  const { vectorStore, ...storeRows } = await syncUpdateRows(parts, { chunks, settings, vectorIndex, vectorStore: parts.vectorStore }, lsa === "refitted", resolved);
+  const { vectorStore, ...storeRows } = await syncUpdateRows(
+    parts,
+    { chunks, settings, vectorIndex, vectorStore: parts.vectorStore },
+    lsa === "refitted",
+    resolved,
+  );
 
   // Last, once nothing can fail any more: an update that throws (embeddings down) leaves the hint index as it was.
   parts.hintIndex.remove([...changedFiles, ...removedFiles]);
@@ -210,7 +256,10 @@ export async function updateIndexParts(parts: IndexParts, options: UpdateOptions
       vectorIndex,
       vectorStore,
       history,
-      calibration: keptCalibration(parts.calibration, { refitted: lsa === "refitted", grewPastMinimum: parts.chunks.length < MIN_CALIBRATION_CHUNKS && chunks.length >= MIN_CALIBRATION_CHUNKS }),
+      calibration: keptCalibration(parts.calibration, {
+        refitted: lsa === "refitted",
+        grewPastMinimum: parts.chunks.length < MIN_CALIBRATION_CHUNKS && chunks.length >= MIN_CALIBRATION_CHUNKS,
+      }),
     },
     changes: {
       addedFiles,

@@ -22,7 +22,11 @@ async function diskFull(path: string): Promise<boolean> {
  * compared with what was meant to be written. Returns the bytes written, for the checksum.
  * @throws Error saying the file is incomplete (and that the disk is full, when it is).
  */
-export async function writeVectorFile(vectorIndex: VectorIndex, path: string, _domains: readonly (string | undefined)[]): Promise<Buffer> {
+export async function writeVectorFile(
+  vectorIndex: VectorIndex,
+  path: string,
+  _domains: readonly (string | undefined)[],
+): Promise<Buffer> {
   const trailer = encodeVectorLabels(vectorIndex.labelMap());
   let bytes: Buffer;
   try {
@@ -51,13 +55,26 @@ export async function writeVectorFile(vectorIndex: VectorIndex, path: string, _d
  * @throws LookupKnowledgeError `INDEX_CORRUPT` when the label map is malformed or does not fit the
  * graph and the chunks; `SCRATCH_UNAVAILABLE` when no scratch folder can be written.
  */
-export async function loadVerifiedVectors(dir: string, bytes: Uint8Array, dimensions: number, domains: readonly (string | undefined)[] | Promise<readonly (string | undefined)[]>, options: VectorIndexOptions, onReading?: () => void): Promise<VectorIndex> {
+export async function loadVerifiedVectors(
+  dir: string,
+  bytes: Uint8Array,
+  dimensions: number,
+  domains: readonly (string | undefined)[] | Promise<readonly (string | undefined)[]>,
+  options: VectorIndexOptions,
+  onReading?: () => void,
+): Promise<VectorIndex> {
   const { graph, chunkOfLabel } = decodeVectorLabels(bytes);
   // In the index folder first: a load must not depend on TMPDIR (missing, full, read-only).
-  const loaded: LoadedGraph = await withScratchFile([dir, tmpdir()], SCRATCH_PREFIX, INDEX_FILES.vectors, graph, (file) => {
-    const reading = VectorIndex.readGraph(file, dimensions);
-    onReading?.();
-    return reading;
-  });
+  const loaded: LoadedGraph = await withScratchFile(
+    [dir, tmpdir()],
+    SCRATCH_PREFIX,
+    INDEX_FILES.vectors,
+    graph,
+    (file) => {
+      const reading = VectorIndex.readGraph(file, dimensions);
+      onReading?.();
+      return reading;
+    },
+  );
   return VectorIndex.fromGraph(loaded, await domains, options, chunkOfLabel ?? undefined);
 }

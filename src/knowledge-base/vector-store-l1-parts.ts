@@ -14,7 +14,10 @@ export interface WriteOptions {
 }
 
 export function limitsOf(options: WriteOptions) {
-  return { batchSize: options.embedBatchSize ?? DEFAULT_EMBED_BATCH_SIZE, timeoutMs: options.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS };
+  return {
+    batchSize: options.embedBatchSize ?? DEFAULT_EMBED_BATCH_SIZE,
+    timeoutMs: options.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS,
+  };
 }
 
 /** Most row ids a lookup excludes inside the store's search; beyond, they are dropped after it. */
@@ -35,7 +38,12 @@ export function storeSearcherOf(parts: IndexParts): L1Searcher | null {
     chunkOfRow,
     // Read at each lookup: a save moves rows between these lists.
     rows: () => {
-      const foreign = foreignRowIds(vectorStore.generation, vectorStore.committed?.retained ?? [], vectorStore.removed, vectorStore.pendingDeletes).filter((id) => !chunkOfRow.has(id));
+      const foreign = foreignRowIds(
+        vectorStore.generation,
+        vectorStore.committed?.retained ?? [],
+        vectorStore.removed,
+        vectorStore.pendingDeletes,
+      ).filter((id) => !chunkOfRow.has(id));
       return { ...rows, revision: vectorStore.revision, exclude: foreign.length > MAX_EXCLUDED_ROWS ? null : foreign };
     },
     embeddings,
@@ -50,9 +58,21 @@ export function storeSearcherOf(parts: IndexParts): L1Searcher | null {
  * committed, so a build killed half-way leaves the saved index's rows whole.
  * @throws LookupKnowledgeError `VECTOR_STORE_FAILED` / `VECTOR_STORE_TIMEOUT`; `INVALID_OPTION` for a dialect whose target cannot be saved.
  */
-export async function writeBuildRows(parts: Omit<IndexParts, "vectorStore">, option: Required<VectorStoreL1Option>, options: WriteOptions): Promise<VectorStorePart> {
+export async function writeBuildRows(
+  parts: Omit<IndexParts, "vectorStore">,
+  option: Required<VectorStoreL1Option>,
+  options: WriteOptions,
+): Promise<VectorStorePart> {
   const target = targetOf(option);
-  const store: VectorStorePart = { ...option, target, generation: newGeneration(), revision: 0, pendingDeletes: [], removed: [], committed: null };
+  const store: VectorStorePart = {
+    ...option,
+    target,
+    generation: newGeneration(),
+    revision: 0,
+    pendingDeletes: [],
+    removed: [],
+    committed: null,
+  };
   const { vectorIndex, chunks, settings } = parts;
   if (vectorIndex === null) return store;
   const chunkIds = chunks.map((_, i) => i);
@@ -77,18 +97,31 @@ export async function syncUpdateRows(
   if (previous === null || after.vectorIndex === null) return { vectorStore: previous, written: 0, deleted: 0 };
   const generation = refitted ? newGeneration() : previous.generation;
   const revision = refitted ? 0 : previous.revision === null ? null : previous.revision + 1;
-  const store: VectorStorePart = { ...previous, generation, revision, pendingDeletes: [...previous.pendingDeletes], removed: refitted ? [] : [...previous.removed] };
+  const store: VectorStorePart = {
+    ...previous,
+    generation,
+    revision,
+    pendingDeletes: [...previous.pendingDeletes],
+    removed: refitted ? [] : [...previous.removed],
+  };
   const old = new Set(before.chunks.map((chunk) => rowIdOf(chunk, before.settings.embedder, previous)));
   const now = after.chunks.map((chunk) => rowIdOf(chunk, after.settings.embedder, store));
   const kept = new Set(now);
   // Rows kept for replicas of earlier commits exist still: a chunk changed back to one of them reads it again.
-  const existing = refitted ? new Set<string>() : new Set(foreignRowIds(generation, previous.committed?.retained ?? [], previous.removed));
+  const existing = refitted
+    ? new Set<string>()
+    : new Set(foreignRowIds(generation, previous.committed?.retained ?? [], previous.removed));
   const chunkIds = now.flatMap((id, i) => (refitted || (!old.has(id) && !existing.has(id)) ? [i] : []));
   // After a refit the old generation goes as a whole; otherwise the rows no chunk has any more.
   const removed = refitted ? [] : [...old].filter((id) => !kept.has(id));
   store.removed = [...new Set([...store.removed, ...removed])].filter((id) => !kept.has(id));
   store.pendingDeletes = store.pendingDeletes.filter((id) => !kept.has(id));
-  const add = { chunkIds, vectors: after.vectorIndex.vectorsOf(chunkIds), dimensions: after.vectorIndex.dimensions, fresh: refitted };
+  const add = {
+    chunkIds,
+    vectors: after.vectorIndex.vectorsOf(chunkIds),
+    dimensions: after.vectorIndex.dimensions,
+    fresh: refitted,
+  };
   await writeRows(store.store, store.dialect, after.chunks, after.settings.embedder, store, add, limitsOf(options));
   return { vectorStore: store, written: chunkIds.length, deleted: refitted ? old.size : removed.length };
 }

@@ -51,7 +51,10 @@ export function targetProblem(target: unknown): string | null {
   if (entries.length > MAX_TARGET_FIELDS) return `has ${entries.length} fields (at most ${MAX_TARGET_FIELDS})`;
   for (const [key, value] of entries) {
     if (!TARGET_KEY.test(key)) return `has a field name that is not a short identifier`;
-    const ok = value === null || (typeof value === "number" && Number.isFinite(value)) || (typeof value === "string" && value.length <= MAX_TARGET_STRING);
+    const ok =
+      value === null ||
+      (typeof value === "number" && Number.isFinite(value)) ||
+      (typeof value === "string" && value.length <= MAX_TARGET_STRING);
     if (!ok) return `field ${key} is not null, a finite number or a string of at most ${MAX_TARGET_STRING} characters`;
   }
   return null;
@@ -68,33 +71,76 @@ export function targetOf(option: VectorStoreL1Option): VectorStoreTarget {
     copy = isObject ? Object.fromEntries(Object.entries(target)) : {};
     problem = targetProblem(isObject ? copy : target);
   } catch (error) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `the ${option.dialect.name} dialect's target() threw: ${errorDetail(error)}.`, { cause: error });
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `the ${option.dialect.name} dialect's target() threw: ${errorDetail(error)}.`,
+      { cause: error },
+    );
   }
-  if (problem !== null) throw new LookupKnowledgeError("INVALID_OPTION", `the ${option.dialect.name} dialect's target() ${problem}; it is saved in the manifest, so return a small object of strings and numbers.`);
+  if (problem !== null)
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `the ${option.dialect.name} dialect's target() ${problem}; it is saved in the manifest, so return a small object of strings and numbers.`,
+    );
   return copy;
 }
 
 /** Checks a `vectorStore` option. @throws LookupKnowledgeError `INVALID_OPTION` naming what is missing. */
-export function checkVectorStoreOption(option: unknown, embeddings: EmbeddingsInterface | null | undefined): Required<VectorStoreL1Option> {
+export function checkVectorStoreOption(
+  option: unknown,
+  embeddings: EmbeddingsInterface | null | undefined,
+): Required<VectorStoreL1Option> {
   const given = option as Partial<VectorStoreL1Option> | null;
-  const fix = "pass { store, dialect }, e.g. await connectPgVectorStore({ connectionString }) or { store: await PGVectorStore.initialize(embeddings, config), dialect: pgvectorDialect }";
-  if (typeof given !== "object" || given === null) throw new LookupKnowledgeError("INVALID_OPTION", `option vectorStore must be an object; ${fix}.`);
+  const fix =
+    "pass { store, dialect }, e.g. await connectPgVectorStore({ connectionString }) or { store: await PGVectorStore.initialize(embeddings, config), dialect: pgvectorDialect }";
+  if (typeof given !== "object" || given === null)
+    throw new LookupKnowledgeError("INVALID_OPTION", `option vectorStore must be an object; ${fix}.`);
   const store = given.store as Partial<VectorStoreInterface> | undefined;
   if (typeof store?.similaritySearchVectorWithScore !== "function" || typeof store.addVectors !== "function") {
-    throw new LookupKnowledgeError("INVALID_OPTION", `option vectorStore.store must be a LangChain vector store (with addVectors and similaritySearchVectorWithScore); ${fix}.`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option vectorStore.store must be a LangChain vector store (with addVectors and similaritySearchVectorWithScore); ${fix}.`,
+    );
   }
   const dialect = given.dialect as Partial<VectorStoreDialect> | undefined;
-  if (typeof dialect?.name !== "string" || typeof dialect.filter !== "function" || typeof dialect.similarity !== "function") {
-    throw new LookupKnowledgeError("INVALID_OPTION", `option vectorStore.dialect must have a name, filter and similarity; ${fix}.`);
+  if (
+    typeof dialect?.name !== "string" ||
+    typeof dialect.filter !== "function" ||
+    typeof dialect.similarity !== "function"
+  ) {
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option vectorStore.dialect must have a name, filter and similarity; ${fix}.`,
+    );
   }
-  if (!DIALECT_NAME.test(dialect.name)) throw new LookupKnowledgeError("INVALID_OPTION", "option vectorStore.dialect.name must be 1-64 of a-z, 0-9, _ and -, starting with a letter (it is saved in the manifest).");
+  if (!DIALECT_NAME.test(dialect.name))
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      "option vectorStore.dialect.name must be 1-64 of a-z, 0-9, _ and -, starting with a letter (it is saved in the manifest).",
+    );
   const namespace = given.namespace ?? DEFAULT_NAMESPACE;
-  if (typeof namespace !== "string" || !NAMESPACE.test(namespace)) throw new LookupKnowledgeError("INVALID_OPTION", "option vectorStore.namespace must be 1-64 letters, digits, _, . or -.");
+  if (typeof namespace !== "string" || !NAMESPACE.test(namespace))
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      "option vectorStore.namespace must be 1-64 letters, digits, _, . or -.",
+    );
   const keepGenerations = given.keepGenerations ?? DEFAULT_KEEP_GENERATIONS;
   if (!Number.isInteger(keepGenerations) || keepGenerations < 0 || keepGenerations > MAX_KEEP_GENERATIONS) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `option vectorStore.keepGenerations must be an integer from 0 to ${MAX_KEEP_GENERATIONS} (earlier commits whose rows a save keeps), got ${String(keepGenerations)}.`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option vectorStore.keepGenerations must be an integer from 0 to ${MAX_KEEP_GENERATIONS} (earlier commits whose rows a save keeps), got ${String(keepGenerations)}.`,
+    );
   }
-  if (embeddings === null) throw new LookupKnowledgeError("INVALID_OPTION", "option vectorStore needs embeddings for L1; leave embeddings out (the default embedder) or pass yours, not null.");
+  if (embeddings === null)
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      "option vectorStore needs embeddings for L1; leave embeddings out (the default embedder) or pass yours, not null.",
+    );
   dialect.attach?.(given.store as VectorStoreInterface);
-  return { store: given.store as VectorStoreInterface, dialect: dialect as VectorStoreDialect, namespace, keepGenerations };
+  return {
+    store: given.store as VectorStoreInterface,
+    dialect: dialect as VectorStoreDialect,
+    namespace,
+    keepGenerations,
+  };
 }

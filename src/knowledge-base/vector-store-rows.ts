@@ -3,7 +3,17 @@ import { createHash, randomBytes } from "node:crypto";
 import { errorDetail, LookupKnowledgeError } from "../errors.js";
 import { withDeadline } from "../l1/deadline.js";
 import { accessKeyOf } from "../access/access-key.js";
-import { deleteRows, ROW_ACCESS_KEY, ROW_GENERATION_KEY, ROW_ID_KEY, ROW_KIND, ROW_KIND_KEY, ROW_NAMESPACE_KEY, ROW_REVISION_KEY, type VectorStoreDialect } from "../l1/vector-store/vector-store-dialect.js";
+import {
+  deleteRows,
+  ROW_ACCESS_KEY,
+  ROW_GENERATION_KEY,
+  ROW_ID_KEY,
+  ROW_KIND,
+  ROW_KIND_KEY,
+  ROW_NAMESPACE_KEY,
+  ROW_REVISION_KEY,
+  type VectorStoreDialect,
+} from "../l1/vector-store/vector-store-dialect.js";
 import type { Chunk } from "../types.js";
 import { contentDigest } from "./content-digest.js";
 import type { EmbedderInfo } from "./manifest.js";
@@ -30,7 +40,20 @@ export function newGeneration(): string {
 export function rowIdOf(chunk: Chunk, embedder: EmbedderInfo, rows: RowSet): string {
   const hash = createHash("sha256");
   const { meta } = chunk;
-  const fields: unknown[] = [rows.namespace, rows.generation, chunk.source, chunk.breadcrumb, meta.title ?? null, meta.domain ?? null, meta.keywords, meta.aliases, meta.entities, embedder.kind, embedder.name ?? null, embedder.dimensions];
+  const fields: unknown[] = [
+    rows.namespace,
+    rows.generation,
+    chunk.source,
+    chunk.breadcrumb,
+    meta.title ?? null,
+    meta.domain ?? null,
+    meta.keywords,
+    meta.aliases,
+    meta.entities,
+    embedder.kind,
+    embedder.name ?? null,
+    embedder.dimensions,
+  ];
   // Only labelled chunks add their label, so that the rows of unlabelled chunks keep the ids they had before access labels.
   if (meta.access !== undefined) fields.push(accessKeyOf(meta.access));
   hash.update(JSON.stringify(fields));
@@ -61,15 +84,28 @@ export interface RowAdditions {
 }
 
 /** Runs one store call within the deadline. @throws LookupKnowledgeError `VECTOR_STORE_FAILED` / `VECTOR_STORE_TIMEOUT` naming `step`. */
-export async function storeCall(dialect: VectorStoreDialect, step: string, timeoutMs: number, call: () => Promise<unknown>): Promise<void> {
+export async function storeCall(
+  dialect: VectorStoreDialect,
+  step: string,
+  timeoutMs: number,
+  call: () => Promise<unknown>,
+): Promise<void> {
   try {
     await withDeadline(async () => call(), {
       timeoutMs,
-      onTimeout: () => new LookupKnowledgeError("VECTOR_STORE_TIMEOUT", `the ${dialect.name} vector store did not ${step} within ${timeoutMs} ms; check the database, or raise embedTimeoutMs.`),
+      onTimeout: () =>
+        new LookupKnowledgeError(
+          "VECTOR_STORE_TIMEOUT",
+          `the ${dialect.name} vector store did not ${step} within ${timeoutMs} ms; check the database, or raise embedTimeoutMs.`,
+        ),
     });
   } catch (error) {
     if (error instanceof LookupKnowledgeError) throw error;
-    throw new LookupKnowledgeError("VECTOR_STORE_FAILED", `the ${dialect.name} vector store could not ${step}: ${errorDetail(error)}`, { cause: error });
+    throw new LookupKnowledgeError(
+      "VECTOR_STORE_FAILED",
+      `the ${dialect.name} vector store could not ${step}: ${errorDetail(error)}`,
+      { cause: error },
+    );
   }
 }
 
@@ -79,24 +115,51 @@ export async function storeCall(dialect: VectorStoreDialect, step: string, timeo
  * ({@link pruneRows}), so a sync killed at any point leaves the saved index's rows whole.
  * @throws LookupKnowledgeError `VECTOR_STORE_FAILED` or `VECTOR_STORE_TIMEOUT` naming the step.
  */
-export async function writeRows(store: VectorStoreInterface, dialect: VectorStoreDialect, chunks: readonly Chunk[], embedder: EmbedderInfo, rows: RowSet & { revision?: number | null }, add: RowAdditions, limits: RowWriteLimits, onProgress?: (done: number, total: number) => void): Promise<void> {
+export async function writeRows(
+  store: VectorStoreInterface,
+  dialect: VectorStoreDialect,
+  chunks: readonly Chunk[],
+  embedder: EmbedderInfo,
+  rows: RowSet & { revision?: number | null },
+  add: RowAdditions,
+  limits: RowWriteLimits,
+  onProgress?: (done: number, total: number) => void,
+): Promise<void> {
   const { chunkIds, vectors, dimensions } = add;
   const { prepare } = dialect;
   // The default embedder's length changes with the corpus until it reaches its full one.
   const final = embedder.kind !== "statistical-lsa" || dimensions >= MAX_DEFAULT_DIMENSIONS;
-  if (prepare !== undefined && chunkIds.length > 0) await storeCall(dialect, "prepare its table", limits.timeoutMs, () => prepare.call(dialect, store, { dimensions, final }));
+  if (prepare !== undefined && chunkIds.length > 0)
+    await storeCall(dialect, "prepare its table", limits.timeoutMs, () =>
+      prepare.call(dialect, store, { dimensions, final }),
+    );
   for (let start = 0; start < chunkIds.length; start += limits.batchSize) {
     const ids = chunkIds.slice(start, start + limits.batchSize);
     const rowIds = ids.map((id) => rowIdOf(chunks[id], embedder, rows));
-    const vectorsOfBatch = ids.map((_, i) => Array.from(vectors.subarray((start + i) * dimensions, (start + i + 1) * dimensions)));
+    const vectorsOfBatch = ids.map((_, i) =>
+      Array.from(vectors.subarray((start + i) * dimensions, (start + i + 1) * dimensions)),
+    );
     const docs = ids.map((id, i) => ({
       pageContent: chunks[id].content,
-      metadata: { [ROW_KIND_KEY]: ROW_KIND, [ROW_NAMESPACE_KEY]: rows.namespace, [ROW_GENERATION_KEY]: rows.generation, [ROW_ID_KEY]: rowIds[i], ...(rows.revision == null ? {} : { [ROW_REVISION_KEY]: rows.revision }), [ROW_ACCESS_KEY]: accessKeyOf(chunks[id].meta.access), source: chunks[id].source, title: chunks[id].meta.title ?? null, domain: chunks[id].meta.domain ?? null },
+      metadata: {
+        [ROW_KIND_KEY]: ROW_KIND,
+        [ROW_NAMESPACE_KEY]: rows.namespace,
+        [ROW_GENERATION_KEY]: rows.generation,
+        [ROW_ID_KEY]: rowIds[i],
+        ...(rows.revision == null ? {} : { [ROW_REVISION_KEY]: rows.revision }),
+        [ROW_ACCESS_KEY]: accessKeyOf(chunks[id].meta.access),
+        source: chunks[id].source,
+        title: chunks[id].meta.title ?? null,
+        domain: chunks[id].meta.domain ?? null,
+      },
       id: rowIds[i],
     }));
     const span = `rows ${start + 1}-${start + ids.length}`;
-    if (!add.fresh) await storeCall(dialect, `replace ${span}`, limits.timeoutMs, () => deleteRows(store, dialect, rowIds));
-    await storeCall(dialect, `add ${span}`, limits.timeoutMs, () => store.addVectors(vectorsOfBatch, docs, { ids: rowIds }));
+    if (!add.fresh)
+      await storeCall(dialect, `replace ${span}`, limits.timeoutMs, () => deleteRows(store, dialect, rowIds));
+    await storeCall(dialect, `add ${span}`, limits.timeoutMs, () =>
+      store.addVectors(vectorsOfBatch, docs, { ids: rowIds }),
+    );
     onProgress?.(start + ids.length, chunkIds.length);
   }
 }
@@ -108,20 +171,35 @@ export async function writeRows(store: VectorStoreInterface, dialect: VectorStor
  * pending rows are gone, and a warning line for the save's `onWarning` when something could not
  * be deleted (the next save tries again).
  */
-export async function pruneRows(store: VectorStoreInterface, dialect: VectorStoreDialect, rows: RowSet & { keep?: readonly string[] }, pending: readonly string[], limits: RowWriteLimits): Promise<{ pendingDeleted: boolean; warning: string | null }> {
-  const failed = (error: unknown) => `lookup-knowledge: the index is saved, but ${errorDetail(error)}; those rows are never returned, and the next save deletes them.`;
+export async function pruneRows(
+  store: VectorStoreInterface,
+  dialect: VectorStoreDialect,
+  rows: RowSet & { keep?: readonly string[] },
+  pending: readonly string[],
+  limits: RowWriteLimits,
+): Promise<{ pendingDeleted: boolean; warning: string | null }> {
+  const failed = (error: unknown) =>
+    `lookup-knowledge: the index is saved, but ${errorDetail(error)}; those rows are never returned, and the next save deletes them.`;
   try {
     for (let start = 0; start < pending.length; start += limits.batchSize) {
       const ids = pending.slice(start, start + limits.batchSize);
-      await storeCall(dialect, `delete ${ids.length} old rows`, limits.timeoutMs, () => deleteRows(store, dialect, [...ids]));
+      await storeCall(dialect, `delete ${ids.length} old rows`, limits.timeoutMs, () =>
+        deleteRows(store, dialect, [...ids]),
+      );
     }
   } catch (error) {
     return { pendingDeleted: false, warning: failed(error) };
   }
   const other = dialect.deleteOtherGenerations;
-  if (other === undefined) return { pendingDeleted: true, warning: `lookup-knowledge: the ${dialect.name} dialect has no deleteOtherGenerations, so rows of earlier builds stay in the store (never returned: lookups filter on the generation).` };
+  if (other === undefined)
+    return {
+      pendingDeleted: true,
+      warning: `lookup-knowledge: the ${dialect.name} dialect has no deleteOtherGenerations, so rows of earlier builds stay in the store (never returned: lookups filter on the generation).`,
+    };
   try {
-    await storeCall(dialect, "delete the rows of earlier builds", limits.timeoutMs, () => other.call(dialect, store, rows));
+    await storeCall(dialect, "delete the rows of earlier builds", limits.timeoutMs, () =>
+      other.call(dialect, store, rows),
+    );
     return { pendingDeleted: true, warning: null };
   } catch (error) {
     return { pendingDeleted: true, warning: failed(error) };

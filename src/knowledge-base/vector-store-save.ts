@@ -8,7 +8,13 @@ import { pruneRows, rowIdOf } from "./vector-store-rows.js";
 /** The commit the index in `dir` records for the same store and namespace as `store`, or null. */
 async function committedIn(dir: string, store: VectorStorePart): Promise<CommittedRows | null> {
   const recorded = (await readManifest(dir).catch(() => null))?.manifest.vectorStore;
-  if (recorded === undefined || recorded.dialect !== store.dialect.name || recorded.namespace !== store.namespace || JSON.stringify(recorded.target) !== JSON.stringify(store.target)) return null;
+  if (
+    recorded === undefined ||
+    recorded.dialect !== store.dialect.name ||
+    recorded.namespace !== store.namespace ||
+    JSON.stringify(recorded.target) !== JSON.stringify(store.target)
+  )
+    return null;
   return { generation: recorded.generation, revision: recorded.revision ?? null, retained: recorded.retained ?? [] };
 }
 
@@ -22,7 +28,17 @@ export async function planStoreSave(dir: string, parts: IndexParts): Promise<Ret
   if (store === null) return null;
   const base = store.committed ?? (await committedIn(dir, store));
   const current = new Set(parts.chunks.map((chunk) => rowIdOf(chunk, parts.settings.embedder, store)));
-  return planRetention(base, { generation: store.generation, revision: store.revision, pendingDeletes: store.pendingDeletes, removed: store.removed, current }, store.keepGenerations);
+  return planRetention(
+    base,
+    {
+      generation: store.generation,
+      revision: store.revision,
+      pendingDeletes: store.pendingDeletes,
+      removed: store.removed,
+      current,
+    },
+    store.keepGenerations,
+  );
 }
 
 /** The manifest's record of `store` committed with `plan`. */
@@ -34,7 +50,14 @@ export function storeRecord(store: VectorStorePart, plan: RetentionPlan): NonNul
     generation: store.generation,
     ...(store.revision === null ? {} : { revision: store.revision }),
     pendingDeletes: [...plan.deleteNow],
-    ...(plan.retained.length === 0 ? {} : { retained: plan.retained.map((entry) => ({ generation: entry.generation, pendingDeletes: [...entry.pendingDeletes] })) }),
+    ...(plan.retained.length === 0
+      ? {}
+      : {
+          retained: plan.retained.map((entry) => ({
+            generation: entry.generation,
+            pendingDeletes: [...entry.pendingDeletes],
+          })),
+        }),
   };
 }
 
@@ -44,13 +67,23 @@ export function storeRecord(store: VectorStorePart, plan: RetentionPlan): NonNul
  * the store failed (the rows stay listed, and the manifest just saved holds them, so the next save
  * tries again).
  */
-export async function pruneAfterSave(store: VectorStorePart, plan: RetentionPlan, options: WriteOptions): Promise<string | null> {
+export async function pruneAfterSave(
+  store: VectorStorePart,
+  plan: RetentionPlan,
+  options: WriteOptions,
+): Promise<string | null> {
   store.committed = { generation: store.generation, revision: store.revision, retained: plan.retained };
   store.removed = [];
   store.pendingDeletes = [...plan.deleteNow];
   const keep = plan.keepGenerations.filter((generation) => generation !== store.generation);
   const rows = { namespace: store.namespace, generation: store.generation, ...(keep.length === 0 ? {} : { keep }) };
-  const { pendingDeleted, warning } = await pruneRows(store.store, store.dialect, rows, plan.deleteNow, limitsOf(options));
+  const { pendingDeleted, warning } = await pruneRows(
+    store.store,
+    store.dialect,
+    rows,
+    plan.deleteNow,
+    limitsOf(options),
+  );
   if (pendingDeleted) store.pendingDeletes = [];
   return warning;
 }

@@ -42,7 +42,13 @@ export async function linkVerified(bytes: Uint8Array, path: string): Promise<str
     await link(origin.path, path);
     // The same file, unchanged since it was read: otherwise it is written from the verified bytes.
     const now = await stat(path);
-    if (now.ino === origin.ino && now.size === origin.size && now.mtimeMs === origin.mtimeMs && origin.size === bytes.length) return origin.sha256;
+    if (
+      now.ino === origin.ino &&
+      now.size === origin.size &&
+      now.mtimeMs === origin.mtimeMs &&
+      origin.size === bytes.length
+    )
+      return origin.sha256;
   } catch {
     // Fall through to writing the bytes.
   }

@@ -38,8 +38,14 @@ export function serializedFile(name: string, serialize: () => string | Uint8Arra
 
 function writeFailed(dir: string, error: unknown, committed: boolean): LookupKnowledgeError {
   if (error instanceof LookupKnowledgeError) return error;
-  const outcome = committed ? "the new index is in place but may not be on the disk yet" : "the previous index there, if any, is unchanged";
-  return new LookupKnowledgeError("INDEX_WRITE_FAILED", `could not write the index into "${dir}" (${errorMessage(error)}); ${outcome}.`, { cause: error });
+  const outcome = committed
+    ? "the new index is in place but may not be on the disk yet"
+    : "the previous index there, if any, is unchanged";
+  return new LookupKnowledgeError(
+    "INDEX_WRITE_FAILED",
+    `could not write the index into "${dir}" (${errorMessage(error)}); ${outcome}.`,
+    { cause: error },
+  );
 }
 
 /**
@@ -52,11 +58,18 @@ function writeFailed(dir: string, error: unknown, committed: boolean): LookupKno
  * committed generation.
  * @throws LookupKnowledgeError `INDEX_WRITE_FAILED` naming the folder and the cause; `INDEX_LOCKED` when the lock was lost.
  */
-export async function writeIndexFolder(dir: string, files: readonly IndexFile[], manifestFor: (generation: string, checksums: Record<string, string>) => IndexManifest, options: SaveOptions = {}): Promise<string> {
+export async function writeIndexFolder(
+  dir: string,
+  files: readonly IndexFile[],
+  manifestFor: (generation: string, checksums: Record<string, string>) => IndexManifest,
+  options: SaveOptions = {},
+): Promise<string> {
   const total = files.length + 3;
   let done = 0;
-  const report = (step: SaveStep, file?: string) => options.onProgress?.({ phase: "save", step, ...(file === undefined ? {} : { file }), done, total });
-  const warn = (problems: string[]) => problems.forEach((problem) => options.onWarning?.(`lookup-knowledge: ${problem}`));
+  const report = (step: SaveStep, file?: string) =>
+    options.onProgress?.({ phase: "save", step, ...(file === undefined ? {} : { file }), done, total });
+  const warn = (problems: string[]) =>
+    problems.forEach((problem) => options.onWarning?.(`lookup-knowledge: ${problem}`));
   const generation = newGenerationName();
   const folder = join(dir, generation);
   let marked = false;
@@ -92,7 +105,10 @@ export async function writeIndexFolder(dir: string, files: readonly IndexFile[],
     if (marked && !committed) await rm(folder, { recursive: true, force: true }).catch(() => undefined);
     throw writeFailed(dir, error, committed);
   } finally {
-    if (marked) await unmarkWriting(dir, generation).catch((error: unknown) => warn([`cannot remove the writer marker of ${generation} (${errorMessage(error)})`]));
+    if (marked)
+      await unmarkWriting(dir, generation).catch((error: unknown) =>
+        warn([`cannot remove the writer marker of ${generation} (${errorMessage(error)})`]),
+      );
   }
   done += 1;
   report("commit");

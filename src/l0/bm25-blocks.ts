@@ -49,7 +49,12 @@ function blockCorrupt(t: number, detail: string): LookupKnowledgeError {
 
 /** The error for a posting out of range. Out of line, as is {@link blockReader}: the decode loop stays small, which makes it twice as fast. */
 function badPosting(t: number, doc: number, tf: number, docCount: number): LookupKnowledgeError {
-  return blockCorrupt(t, doc >= docCount ? `list document ${doc}, past the last one (${docCount - 1})` : `give document ${doc} a term frequency of ${tf}`);
+  return blockCorrupt(
+    t,
+    doc >= docCount
+      ? `list document ${doc}, past the last one (${docCount - 1})`
+      : `give document ${doc} a term frequency of ${tf}`,
+  );
 }
 
 function blockReader(bytes: Uint8Array, at: number, end: number, t: number): VarintReader {

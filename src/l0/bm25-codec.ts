@@ -57,7 +57,15 @@ export const BM25_FORMAT_VERSION = 3;
 
 /** The header {@link encodeBm25} writes. */
 function headerText(params: { k1: number; b: number }, terms: number, docs: number, postings: number): string {
-  return JSON.stringify({ format: MAGIC, version: BM25_FORMAT_VERSION, k1: params.k1, b: params.b, terms, docs, postings });
+  return JSON.stringify({
+    format: MAGIC,
+    version: BM25_FORMAT_VERSION,
+    k1: params.k1,
+    b: params.b,
+    terms,
+    docs,
+    postings,
+  });
 }
 
 /** Encodes postings; {@link decodeBm25} restores them exactly. */
@@ -130,16 +138,31 @@ interface Header {
 
 function readHeader(reader: VarintReader): Header {
   let text: string;
-  let header: { format?: unknown; version?: unknown; k1?: unknown; b?: unknown; terms?: unknown; docs?: unknown; postings?: unknown };
+  let header: {
+    format?: unknown;
+    version?: unknown;
+    k1?: unknown;
+    b?: unknown;
+    terms?: unknown;
+    docs?: unknown;
+    postings?: unknown;
+  };
   try {
     text = reader.text(reader.varint());
     header = JSON.parse(text) as typeof header;
   } catch {
     throw corrupt("have no readable header");
   }
-  if (typeof header !== "object" || header === null || header.format !== MAGIC || header.version !== BM25_FORMAT_VERSION) throw corrupt(`are not version ${BM25_FORMAT_VERSION} postings`);
+  if (
+    typeof header !== "object" ||
+    header === null ||
+    header.format !== MAGIC ||
+    header.version !== BM25_FORMAT_VERSION
+  )
+    throw corrupt(`are not version ${BM25_FORMAT_VERSION} postings`);
   const counts = [header.terms, header.docs, header.postings];
-  if (!counts.every((n) => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= 0xffffffff)) throw corrupt("have bad counts in their header");
+  if (!counts.every((n) => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= 0xffffffff))
+    throw corrupt("have bad counts in their header");
   const [termCount, docCount, postingCount] = counts as number[];
   let params: { k1: number; b: number };
   try {
@@ -147,7 +170,13 @@ function readHeader(reader: VarintReader): Header {
   } catch {
     throw corrupt(`have parameters out of range (${String(header.k1)}, ${String(header.b)})`);
   }
-  return { params, termCount, docCount, postingCount, canonical: text === headerText(params, termCount, docCount, postingCount) };
+  return {
+    params,
+    termCount,
+    docCount,
+    postingCount,
+    canonical: text === headerText(params, termCount, docCount, postingCount),
+  };
 }
 
 /**
@@ -164,7 +193,8 @@ export function decodeBm25(bytes: Uint8Array): Bm25File {
   const { params, termCount, docCount, postingCount, canonical } = readHeader(reader);
   const termText = reader.text(reader.varint());
   const terms = termCount === 0 ? [] : termText.split("\n");
-  if (terms.length !== termCount || (termCount === 0 && termText !== "")) throw corrupt(`list ${terms.length} terms, not ${termCount}`);
+  if (terms.length !== termCount || (termCount === 0 && termText !== ""))
+    throw corrupt(`list ${terms.length} terms, not ${termCount}`);
   // Every count is checked against the bytes left before anything that size is allocated.
   if (docCount + 2 * termCount > bytes.length - reader.at) throw corrupt("claim more entries than the file holds");
   const docLengths = new Uint32Array(docCount);
@@ -178,7 +208,8 @@ export function decodeBm25(bytes: Uint8Array): Bm25File {
   for (let t = 0; t < termCount; t++) {
     const df = table[2 * t];
     const length = table[2 * t + 1];
-    if (df > docCount || length < 2 * df || length > 10 * df) throw corrupt(`give term ${t} ${df} postings in a block of ${length} bytes`);
+    if (df > docCount || length < 2 * df || length > 10 * df)
+      throw corrupt(`give term ${t} ${df} postings in a block of ${length} bytes`);
     postings += df;
     blockBytes += length;
     if (postings > postingCount) throw corrupt(`hold more postings than the ${postingCount} their header counts`);
@@ -186,9 +217,11 @@ export function decodeBm25(bytes: Uint8Array): Bm25File {
     offsets[t + 1] = postings;
     blockStarts[t + 1] = blockBytes;
   }
-  if (postings !== postingCount) throw corrupt(`hold ${postings} postings, not the ${postingCount} their header counts`);
+  if (postings !== postingCount)
+    throw corrupt(`hold ${postings} postings, not the ${postingCount} their header counts`);
   const rest = bytes.length - reader.at;
-  if (blockBytes !== rest) throw corrupt(`list posting blocks of ${blockBytes} bytes in total, but ${rest} bytes follow the table`);
+  if (blockBytes !== rest)
+    throw corrupt(`list posting blocks of ${blockBytes} bytes in total, but ${rest} bytes follow the table`);
   for (let t = 0; t <= termCount; t++) blockStarts[t] += reader.at;
   const docs = new Uint32Array(postingCount);
   const tfs = new Uint32Array(postingCount);

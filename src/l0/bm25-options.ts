@@ -29,7 +29,15 @@ export const DEFAULT_BM25_OPTIONS: Readonly<Required<Bm25Options>> = Object.free
 export function resolveBm25Options(options: Bm25Options): Required<Bm25Options> {
   const k1 = options.k1 ?? DEFAULT_BM25_OPTIONS.k1;
   const b = options.b ?? DEFAULT_BM25_OPTIONS.b;
-  if (typeof k1 !== "number" || !Number.isFinite(k1) || k1 < 0) throw new LookupKnowledgeError("INVALID_OPTION", `option bm25.k1 must be a finite number >= 0 (0.9 is usual), got ${String(k1)}.`);
-  if (typeof b !== "number" || !Number.isFinite(b) || b < 0 || b > 1) throw new LookupKnowledgeError("INVALID_OPTION", `option bm25.b must be a number from 0 to 1 (0.4 is usual), got ${String(b)}.`);
+  if (typeof k1 !== "number" || !Number.isFinite(k1) || k1 < 0)
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option bm25.k1 must be a finite number >= 0 (0.9 is usual), got ${String(k1)}.`,
+    );
+  if (typeof b !== "number" || !Number.isFinite(b) || b < 0 || b > 1)
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option bm25.b must be a number from 0 to 1 (0.4 is usual), got ${String(b)}.`,
+    );
   return { k1, b };
 }

@@ -2,7 +2,11 @@
 import type { Bm25Postings } from "./bm25-codec.js";
 
 /** Postings of documents given as term bags (`[termId, count, ...]` against `terms`). */
-export function postingsFromBags(terms: readonly string[], bags: readonly Uint32Array[], params: { k1: number; b: number }): Bm25Postings {
+export function postingsFromBags(
+  terms: readonly string[],
+  bags: readonly Uint32Array[],
+  params: { k1: number; b: number },
+): Bm25Postings {
   const termCount = terms.length;
   const df = new Uint32Array(termCount);
   let postingCount = 0;
@@ -49,8 +53,10 @@ export interface PostingsChange {
  */
 export function applyPostingsChange(old: Bm25Postings, change: PostingsChange): Bm25Postings {
   const { renumber, size, terms, added } = change;
-  if (renumber.length !== old.docLengths.length) throw new Error(`the change renumbers ${renumber.length} documents, the index has ${old.docLengths.length}`);
-  if (terms.length < old.terms.length || old.terms.some((term, t) => terms[t] !== term)) throw new Error("the new vocabulary must start with the old one");
+  if (renumber.length !== old.docLengths.length)
+    throw new Error(`the change renumbers ${renumber.length} documents, the index has ${old.docLengths.length}`);
+  if (terms.length < old.terms.length || old.terms.some((term, t) => terms[t] !== term))
+    throw new Error("the new vocabulary must start with the old one");
   const docLengths = new Uint32Array(size);
   const filled = new Uint8Array(size);
   let last = -1;

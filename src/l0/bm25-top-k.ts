@@ -124,11 +124,22 @@ function seek(docs: Uint32Array, from: number, end: number, target: number): num
  * (no query term) are never returned. `accept`, when given, admits only the documents it
  * returns true for (a domain filter), tested before a document is scored.
  */
-export function bm25TopK(view: PostingsView, query: readonly WeightedTerm[], k: number, accept?: (doc: number) => boolean): ScoredDoc[] {
+export function bm25TopK(
+  view: PostingsView,
+  query: readonly WeightedTerm[],
+  k: number,
+  accept?: (doc: number) => boolean,
+): ScoredDoc[] {
   if (k < 1 || query.length === 0) return [];
   const { offsets, docs, tfs, lengthNorm, maxImpact } = view;
   const cursors: Cursor[] = query
-    .map(({ term, weight }, slot) => ({ slot, weight, at: offsets[term], end: offsets[term + 1], bound: weight * maxImpact[term] }))
+    .map(({ term, weight }, slot) => ({
+      slot,
+      weight,
+      at: offsets[term],
+      end: offsets[term + 1],
+      bound: weight * maxImpact[term],
+    }))
     .filter((cursor) => cursor.at < cursor.end)
     .sort((a, b) => a.bound - b.bound || a.slot - b.slot);
   const n = cursors.length;
@@ -200,7 +211,12 @@ export function postingsLength(view: Pick<PostingsView, "offsets">, query: reado
  * searched for the admitted documents (galloping forward), so the cost follows `ids` and not the
  * postings: the plan for a small admitted set (a selective access scope or domain).
  */
-export function bm25TopKAmong(view: PostingsView, query: readonly WeightedTerm[], ids: ArrayLike<number>, k: number): ScoredDoc[] {
+export function bm25TopKAmong(
+  view: PostingsView,
+  query: readonly WeightedTerm[],
+  ids: ArrayLike<number>,
+  k: number,
+): ScoredDoc[] {
   if (k < 1 || query.length === 0 || ids.length === 0) return [];
   const { offsets, docs, tfs, lengthNorm } = view;
   const scores = new Float64Array(ids.length);

@@ -58,7 +58,12 @@ export class VarintReader {
   readonly #end: number;
   readonly #corrupt: (detail: string) => LookupKnowledgeError;
 
-  constructor(bytes: Uint8Array, at = 0, end = bytes.length, corrupt: (detail: string) => LookupKnowledgeError = bm25Corrupt) {
+  constructor(
+    bytes: Uint8Array,
+    at = 0,
+    end = bytes.length,
+    corrupt: (detail: string) => LookupKnowledgeError = bm25Corrupt,
+  ) {
     this.#bytes = bytes;
     this.at = at;
     this.#end = end;
@@ -107,7 +112,9 @@ export class VarintReader {
     if (this.at + length > this.#end) throw this.corrupt("end early");
     let value: string;
     try {
-      value = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(this.#bytes.subarray(this.at, this.at + length));
+      value = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(
+        this.#bytes.subarray(this.at, this.at + length),
+      );
     } catch {
       throw this.corrupt("hold text that is not UTF-8");
     }

@@ -64,7 +64,8 @@ export class Bm25Stats {
     // A loop, not `new Map(terms.map(...))`: three times faster, a good part of a load.
     for (let id = 0; id < terms.length; id++) termIds.set(terms[id], id);
     this.#termIds = termIds;
-    if (termIds.size !== terms.length) throw new LookupKnowledgeError("INDEX_CORRUPT", "BM25 postings list a term twice");
+    if (termIds.size !== terms.length)
+      throw new LookupKnowledgeError("INDEX_CORRUPT", "BM25 postings list a term twice");
     const n = docLengths.length;
     let totalLength = 0;
     for (let d = 0; d < n; d++) totalLength += docLengths[d];
@@ -154,7 +155,8 @@ export class Bm25Stats {
     const { offsets, docs, tfs } = this.#postings;
     const view = { offsets, docs, tfs, lengthNorm: this.#lengthNorm, maxImpact: this.#maxImpact };
     // A galloping search per admitted document and term costs a few steps; walking a posting costs one per entry.
-    if (ids.length * query.length * EXACT_SCAN_STEPS < postingsLength(view, query)) return bm25TopKAmong(view, query, ids, k);
+    if (ids.length * query.length * EXACT_SCAN_STEPS < postingsLength(view, query))
+      return bm25TopKAmong(view, query, ids, k);
     return bm25TopK(view, query, k, (doc) => admitted[doc] === 1);
   }
 
@@ -170,7 +172,11 @@ export class Bm25Stats {
     const result = new Map<number, number>();
     if (docIds !== undefined) {
       for (const d of docIds) {
-        if (!Number.isInteger(d) || d < 0 || d >= this.size) throw new LookupKnowledgeError("INVALID_INPUT", `BM25 doc id ${String(d)} is out of range (0 .. ${this.size - 1}).`);
+        if (!Number.isInteger(d) || d < 0 || d >= this.size)
+          throw new LookupKnowledgeError(
+            "INVALID_INPUT",
+            `BM25 doc id ${String(d)} is out of range (0 .. ${this.size - 1}).`,
+          );
         result.set(d, 0);
       }
     }

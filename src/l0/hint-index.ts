@@ -51,7 +51,13 @@ export class HintIndex {
   readonly #index = new Index({ tokenize: "strict", encode: (text: string) => tokenize(text) });
   readonly #entries = new Map<number, PhraseEntry>();
   /** Per field, the id of each phrase. */
-  readonly #entryIds: Record<HintField, Map<string, number>> = { title: new Map(), keyword: new Map(), alias: new Map(), entity: new Map(), domain: new Map() };
+  readonly #entryIds: Record<HintField, Map<string, number>> = {
+    title: new Map(),
+    keyword: new Map(),
+    alias: new Map(),
+    entity: new Map(),
+    domain: new Map(),
+  };
   /** Per file, the phrase entries it holds. */
   readonly #fileEntries = new Map<string, number[]>();
   #nextId = 0;
@@ -72,7 +78,8 @@ export class HintIndex {
     for (const chunk of chunks) {
       if (this.#fileEntries.has(chunk.file)) continue;
       let known = idsOf.get(chunk.meta);
-      if (known === undefined || known.title !== chunk.title) idsOf.set(chunk.meta, (known = { title: chunk.title, ids: this.#phraseIds(chunk) }));
+      if (known === undefined || known.title !== chunk.title)
+        idsOf.set(chunk.meta, (known = { title: chunk.title, ids: this.#phraseIds(chunk) }));
       for (const id of known.ids) {
         const entry = this.#entries.get(id);
         if (entry === undefined) continue;
@@ -130,7 +137,11 @@ export class HintIndex {
    * best FlexSearch matches first, at most {@link MAX_HINT_FILES}; `acceptFile` filters them (a
    * forced domain). Each distinct phrase is checked once, however many files share it.
    */
-  matchingFiles(query: string, matches: (field: HintField, phrase: string) => boolean, acceptFile: (file: string) => boolean = () => true): string[] {
+  matchingFiles(
+    query: string,
+    matches: (field: HintField, phrase: string) => boolean,
+    acceptFile: (file: string) => boolean = () => true,
+  ): string[] {
     if (this.#entries.size === 0) return [];
     const ids = this.#index.search(query, { limit: MAX_HINT_PHRASES, suggest: true }) as number[];
     const files = new Set<string>();

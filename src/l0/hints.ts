@@ -34,7 +34,11 @@ function titleMatches(queryTerms: ReadonlySet<string>, terms: readonly string[])
  * True when a phrase of a short field counts as matched by the query: a title by
  * {@link TITLE_COVERAGE}, any other phrase when the query holds all of its terms.
  */
-export function phraseMatches(field: "title" | "keyword" | "alias" | "entity" | "domain", queryTerms: ReadonlySet<string>, terms: readonly string[]): boolean {
+export function phraseMatches(
+  field: "title" | "keyword" | "alias" | "entity" | "domain",
+  queryTerms: ReadonlySet<string>,
+  terms: readonly string[],
+): boolean {
   return field === "title" ? titleMatches(queryTerms, terms) : containsPhrase(queryTerms, terms);
 }
 
@@ -46,7 +50,8 @@ export function matchHintFields(queryTerms: ReadonlySet<string>, chunk: Chunk, t
   const { meta } = chunk;
   const phrases = (list: string[]) => list.filter((phrase) => containsPhrase(queryTerms, termsOf(phrase)));
   const title = chunk.title !== undefined && titleMatches(queryTerms, termsOf(chunk.title)) ? chunk.title : undefined;
-  const domain = meta.domain !== undefined && containsPhrase(queryTerms, termsOf(meta.domain)) ? meta.domain : undefined;
+  const domain =
+    meta.domain !== undefined && containsPhrase(queryTerms, termsOf(meta.domain)) ? meta.domain : undefined;
   return {
     ...(title !== undefined ? { title } : {}),
     keywords: phrases(meta.keywords),
@@ -58,7 +63,11 @@ export function matchHintFields(queryTerms: ReadonlySet<string>, chunk: Chunk, t
 
 /** True when any short field matched. */
 export function hasHint(match: HintMatch): boolean {
-  return match.title !== undefined || match.domain !== undefined || match.keywords.length + match.aliases.length + match.entities.length > 0;
+  return (
+    match.title !== undefined ||
+    match.domain !== undefined ||
+    match.keywords.length + match.aliases.length + match.entities.length > 0
+  );
 }
 
 /** Hit reasons of a hint match, each prefixed `L0:`. */
@@ -76,12 +85,15 @@ export function hintReasons(match: HintMatch): string[] {
 export type PhraseSpread = (phrase: string) => number;
 
 /** A {@link PhraseSpread} that counts only the chunks a filter admits (a lookup's access scope), when given one. */
-export type ScopedPhraseSpread = (phrase: string, filter?: { readonly key: string; readonly admitted: Uint8Array }) => number;
+export type ScopedPhraseSpread = (
+  phrase: string,
+  filter?: { readonly key: string; readonly admitted: Uint8Array },
+) => number;
 
 /** The common entries of two ascending lists. */
 function intersectSorted(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   const out: number[] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (a[i] === b[j]) {
       out.push(a[i]);
       i++;
@@ -100,7 +112,11 @@ const MAX_SCOPED_SPREADS = 4096;
  * the chunks `filter` admits, when given: a hidden document never changes what a scope is told);
  * memoised, per filter. `documentsWith` lists the chunks containing a term, ascending (the BM25 postings).
  */
-export function createPhraseSpread(chunks: readonly Chunk[], termsOf: PhraseTerms, documentsWith: (term: string) => ArrayLike<number>): ScopedPhraseSpread {
+export function createPhraseSpread(
+  chunks: readonly Chunk[],
+  termsOf: PhraseTerms,
+  documentsWith: (term: string) => ArrayLike<number>,
+): ScopedPhraseSpread {
   const cache = new Map<string, number>();
   const scoped = new WeakMap<object, Map<string, number>>();
   return (phrase, filter) => {
@@ -117,7 +133,8 @@ export function createPhraseSpread(chunks: readonly Chunk[], termsOf: PhraseTerm
     if (first !== undefined) {
       let ids: ArrayLike<number> = documentsWith(first);
       for (const term of rest) ids = intersectSorted(ids, documentsWith(term));
-      for (let i = 0; i < ids.length; i++) if (filter === undefined || filter.admitted[ids[i]] === 1) domains.add(chunks[ids[i]].meta.domain ?? "");
+      for (let i = 0; i < ids.length; i++)
+        if (filter === undefined || filter.admitted[ids[i]] === 1) domains.add(chunks[ids[i]].meta.domain ?? "");
     }
     memo.set(phrase, (spread = domains.size));
     return spread;
@@ -132,7 +149,9 @@ export function createPhraseSpread(chunks: readonly Chunk[], termsOf: PhraseTerm
  */
 export function hintStrength(match: HintMatch, spread: PhraseSpread): number {
   const strong = (match.title !== undefined ? 2 : 0) + (match.domain !== undefined ? 2 : 0) + match.aliases.length * 2;
-  return strong + [...match.keywords, ...match.entities].reduce((sum, phrase) => sum + (spread(phrase) <= 1 ? 2 : 1), 0);
+  return (
+    strong + [...match.keywords, ...match.entities].reduce((sum, phrase) => sum + (spread(phrase) <= 1 ? 2 : 1), 0)
+  );
 }
 
 /** One entry of `L0Hints.domainEvidence`. */
@@ -158,7 +177,8 @@ export function collectHints(matches: readonly { chunk: Chunk; match: HintMatch 
     const strength = hintStrength(match, spread);
     const seen = strengthByFile.get(chunk.file);
     // Chunks of one file share its frontmatter: count the file's best chunk, not every chunk.
-    if (!seen || seen.strength < strength) strengthByFile.set(chunk.file, { domain: chunk.meta.domain?.trim() ?? "", strength });
+    if (!seen || seen.strength < strength)
+      strengthByFile.set(chunk.file, { domain: chunk.meta.domain?.trim() ?? "", strength });
   }
   const byDomain = new Map<string, DomainEvidence>();
   for (const { domain, strength } of strengthByFile.values()) {
@@ -169,6 +189,14 @@ export function collectHints(matches: readonly { chunk: Chunk; match: HintMatch 
       evidence.strength = Math.max(evidence.strength, strength);
     } else byDomain.set(domain, { domain, strength, files: 1 });
   }
-  const domainEvidence = [...byDomain.values()].sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
-  return { titles: [...titles], keywords: [...keywords], domains: domainEvidence.map(({ domain }) => domain), entities: [...entities], domainEvidence };
+  const domainEvidence = [...byDomain.values()].sort((a, b) =>
+    a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0,
+  );
+  return {
+    titles: [...titles],
+    keywords: [...keywords],
+    domains: domainEvidence.map(({ domain }) => domain),
+    entities: [...entities],
+    domainEvidence,
+  };
 }

@@ -3,7 +3,15 @@ import { tokenize } from "../text/tokenize.js";
 import type { Candidate, Chunk, L0Hints } from "../types.js";
 import type { Bm25Stats } from "./bm25.js";
 import type { HintField, HintIndex } from "./hint-index.js";
-import { collectHints, createPhraseSpread, hasHint, hintReasons, matchHintFields, phraseMatches, type HintMatch } from "./hints.js";
+import {
+  collectHints,
+  createPhraseSpread,
+  hasHint,
+  hintReasons,
+  matchHintFields,
+  phraseMatches,
+  type HintMatch,
+} from "./hints.js";
 import { createTermCoverage } from "./term-coverage.js";
 
 /** What L0 found for one query: hint data and BM25-ranked candidates. */
@@ -70,7 +78,10 @@ export function createL0Searcher({ chunks, hintIndex, bm25 }: L0SearcherDeps): L
     search(query, { domain, limit, filter = null, readable = null }) {
       const queryTerms = tokenize(query);
       const distinct = new Set(queryTerms);
-      const inDomain = filter !== null ? (id: number) => filter.admitted[id] === 1 : (id: number) => domain === null || chunks[id].meta.domain === domain;
+      const inDomain =
+        filter !== null
+          ? (id: number) => filter.admitted[id] === 1
+          : (id: number) => domain === null || chunks[id].meta.domain === domain;
 
       // Title and frontmatter belong to the file, so its first chunk speaks for all of them.
       const fileMatches: { chunk: Chunk; file: string; match: HintMatch }[] = [];
@@ -87,11 +98,16 @@ export function createL0Searcher({ chunks, hintIndex, bm25 }: L0SearcherDeps): L
       }
 
       const ranked: { id: number; score: number }[] =
-        filter !== null ? bm25.topKAmong(queryTerms, limit, filter.ids, filter.admitted) : bm25.topK(queryTerms, limit, domain === null ? undefined : inDomain);
+        filter !== null
+          ? bm25.topKAmong(queryTerms, limit, filter.ids, filter.admitted)
+          : bm25.topK(queryTerms, limit, domain === null ? undefined : inDomain);
       if (ranked.length < limit && fileMatches.length > 0) {
         const taken = new Set(ranked.map(({ id }) => id));
-        const unscored = fileMatches.flatMap(({ file }) => chunksOfFile.get(file) ?? []).filter((id) => !taken.has(id) && inDomain(id));
-        for (const id of [...new Set(unscored)].sort((a, b) => a - b).slice(0, limit - ranked.length)) ranked.push({ id, score: 0 });
+        const unscored = fileMatches
+          .flatMap(({ file }) => chunksOfFile.get(file) ?? [])
+          .filter((id) => !taken.has(id) && inDomain(id));
+        for (const id of [...new Set(unscored)].sort((a, b) => a - b).slice(0, limit - ranked.length))
+          ranked.push({ id, score: 0 });
       }
       const hintOfFile = new Map(fileMatches.map(({ file, match }) => [file, match]));
       const candidates = ranked.map(({ id, score }): Candidate => {
@@ -103,7 +119,11 @@ export function createL0Searcher({ chunks, hintIndex, bm25 }: L0SearcherDeps): L
           chunk,
           score,
           coverage: coverage(queryTerms, id),
-          hitReasons: [...(hasHint(match) ? hintReasons(match) : []), ...(bodyTerms.length > 0 ? [`L0:body:${bodyTerms.join(",")}`] : []), `L0:bm25:${score.toFixed(2)}`],
+          hitReasons: [
+            ...(hasHint(match) ? hintReasons(match) : []),
+            ...(bodyTerms.length > 0 ? [`L0:body:${bodyTerms.join(",")}`] : []),
+            `L0:bm25:${score.toFixed(2)}`,
+          ],
         };
       });
       const hints = collectHints(fileMatches, readable === null ? spread : (phrase) => spread(phrase, readable));

@@ -13,7 +13,11 @@ export function createTermCoverage(bm25: Bm25Stats): TermCoverage {
 }
 
 /** {@link createTermCoverage}'s share for any text: `holds` says which terms it has. */
-export function termCoverage(bm25: Pick<Bm25Stats, "idf">, queryTerms: readonly string[], holds: (term: string) => boolean): number {
+export function termCoverage(
+  bm25: Pick<Bm25Stats, "idf">,
+  queryTerms: readonly string[],
+  holds: (term: string) => boolean,
+): number {
   let total = 0;
   let found = 0;
   for (const term of new Set(queryTerms)) {

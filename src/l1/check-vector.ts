@@ -51,7 +51,8 @@ export function checkedVector(value: unknown, dimensions: number | null): number
     const element = copy[i];
     if (typeof element !== "number") return `holds ${describeValue(element)} at position ${i}, not a number`;
     const stored = Math.fround(element);
-    if (!Number.isFinite(stored)) return `holds ${element} at position ${i}${Number.isFinite(element) ? ", beyond the range of a 32-bit float" : ""}`;
+    if (!Number.isFinite(stored))
+      return `holds ${element} at position ${i}${Number.isFinite(element) ? ", beyond the range of a 32-bit float" : ""}`;
     if (stored !== 0) nonZero = true;
   }
   return nonZero ? (copy as number[]) : "is all zeros";

@@ -83,13 +83,20 @@ export interface ExactHit {
 }
 
 /** True when a hit (similarity `s`, chunk `id`) ranks before another: higher similarity, then smaller chunk number. */
-const ranksBefore = (s: number, id: number, otherS: number, otherId: number): boolean => s > otherS || (s === otherS && id < otherId);
+const ranksBefore = (s: number, id: number, otherS: number, otherId: number): boolean =>
+  s > otherS || (s === otherS && id < otherId);
 
 /**
  * The `k` chunks of `ids` nearest to `query` by cosine similarity, best first (ties by smaller
  * chunk number). `labelOf` maps a chunk to its label (negative: no vector); vectors are unit length.
  */
-export function exactNearest(query: readonly number[], k: number, ids: ArrayLike<number>, labelOf: Int32Array, cache: LabelVectorCache): ExactHit[] {
+export function exactNearest(
+  query: readonly number[],
+  k: number,
+  ids: ArrayLike<number>,
+  labelOf: Int32Array,
+  cache: LabelVectorCache,
+): ExactHit[] {
   const d = cache.dimensions;
   let norm = 0;
   for (let j = 0; j < d; j++) norm += query[j] * query[j];

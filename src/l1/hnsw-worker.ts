@@ -86,8 +86,15 @@ function hnswlibPath(): string {
 }
 
 function failed(detail: string, cause?: unknown): LookupKnowledgeError {
-  const memory = (cause as { code?: unknown } | undefined)?.code === "ERR_WORKER_OUT_OF_MEMORY" ? "; it ran out of memory, so free some or lower hnsw.m" : "";
-  return new LookupKnowledgeError(WORKER_FAILED, `the HNSW build worker ${detail}, so the vector index was not built${memory}.`, { cause });
+  const memory =
+    (cause as { code?: unknown } | undefined)?.code === "ERR_WORKER_OUT_OF_MEMORY"
+      ? "; it ran out of memory, so free some or lower hnsw.m"
+      : "";
+  return new LookupKnowledgeError(
+    WORKER_FAILED,
+    `the HNSW build worker ${detail}, so the vector index was not built${memory}.`,
+    { cause },
+  );
 }
 
 /** One worker run over a private scratch folder; dispose of it in a `finally`. */
@@ -132,7 +139,12 @@ export class GraphWorker {
   run(job: GraphJob): void {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { ...job, hnswlibPath: hnswlibPath(), inputFile: this.inputFile, outputFile: join(this.#dir, "output.hnsw") },
+      workerData: {
+        ...job,
+        hnswlibPath: hnswlibPath(),
+        inputFile: this.inputFile,
+        outputFile: join(this.#dir, "output.hnsw"),
+      },
     });
     this.#worker = worker;
     this.#outcome = new Promise<number>((resolve, reject) => {
@@ -152,7 +164,12 @@ export class GraphWorker {
    */
   add(vectors: Float32Array): void {
     if (this.#worker === null) throw new Error("GraphWorker.add before run");
-    const own = vectors.buffer instanceof ArrayBuffer && vectors.byteOffset === 0 && vectors.byteLength === vectors.buffer.byteLength ? vectors : vectors.slice();
+    const own =
+      vectors.buffer instanceof ArrayBuffer &&
+      vectors.byteOffset === 0 &&
+      vectors.byteLength === vectors.buffer.byteLength
+        ? vectors
+        : vectors.slice();
     this.#added += own.length;
     this.#worker.postMessage({ type: "add", vectors: own }, [own.buffer as ArrayBuffer]);
   }

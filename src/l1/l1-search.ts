@@ -64,7 +64,12 @@ type AbortableEmbedQuery = (text: string, options: { signal: AbortSignal }) => P
  * Embeds a query within the deadline and checks the vector before hnswlib sees it.
  * @throws LookupKnowledgeError `EMBEDDINGS_FAILED`, `EMBEDDINGS_TIMEOUT` or `EMBEDDINGS_INVALID`; the caller's abort reason when it aborted.
  */
-export async function embedQueryChecked(embeddings: EmbeddingsInterface, query: string, dimensions: number, options: Pick<L1SearchOptions, "timeoutMs" | "signal" | "onQueryEmbedded">): Promise<number[]> {
+export async function embedQueryChecked(
+  embeddings: EmbeddingsInterface,
+  query: string,
+  dimensions: number,
+  options: Pick<L1SearchOptions, "timeoutMs" | "signal" | "onQueryEmbedded">,
+): Promise<number[]> {
   const timeoutMs = options.timeoutMs ?? 0;
   const embedQuery = embeddings.embedQuery as unknown as AbortableEmbedQuery;
   let raw: unknown;
@@ -72,15 +77,24 @@ export async function embedQueryChecked(embeddings: EmbeddingsInterface, query: 
     raw = await withDeadline((signal) => embedQuery.call(embeddings, query, { signal }), {
       timeoutMs,
       signal: options.signal,
-      onTimeout: () => new LookupKnowledgeError("EMBEDDINGS_TIMEOUT", `the query embedding did not answer within ${timeoutMs} ms; raise l1.timeoutMs if your embeddings are this slow.`),
+      onTimeout: () =>
+        new LookupKnowledgeError(
+          "EMBEDDINGS_TIMEOUT",
+          `the query embedding did not answer within ${timeoutMs} ms; raise l1.timeoutMs if your embeddings are this slow.`,
+        ),
     });
   } catch (error) {
     if (options.signal?.aborted || error instanceof LookupKnowledgeError) throw error;
-    throw new LookupKnowledgeError("EMBEDDINGS_FAILED", `the query embedding failed: ${errorDetail(error)}`, { cause: error });
+    throw new LookupKnowledgeError("EMBEDDINGS_FAILED", `the query embedding failed: ${errorDetail(error)}`, {
+      cause: error,
+    });
   }
   const vector = checkedVector(raw, dimensions);
   if (typeof vector === "string") {
-    throw new LookupKnowledgeError("EMBEDDINGS_INVALID", `the query embedding ${vector}; pass the embeddings the index was built with, and check that they return one vector of finite numbers per text.`);
+    throw new LookupKnowledgeError(
+      "EMBEDDINGS_INVALID",
+      `the query embedding ${vector}; pass the embeddings the index was built with, and check that they return one vector of finite numbers per text.`,
+    );
   }
   options.onQueryEmbedded?.();
   return vector;
@@ -91,7 +105,11 @@ export function createL1Searcher({ chunks, vectorIndex, embeddings, coverage }: 
   return {
     async search(query, { domain, filter = null, k, minScore, timeoutMs, signal, onQueryEmbedded }) {
       if (filter !== null && filter.size === 0) return [];
-      const vector = await embedQueryChecked(embeddings, query, vectorIndex.dimensions, { timeoutMs, signal, onQueryEmbedded });
+      const vector = await embedQueryChecked(embeddings, query, vectorIndex.dimensions, {
+        timeoutMs,
+        signal,
+        onQueryEmbedded,
+      });
       const queryTerms = coverage ? tokenize(query) : [];
       return vectorIndex
         .search(vector, k, filter ?? domain)
@@ -101,7 +119,10 @@ export function createL1Searcher({ chunks, vectorIndex, embeddings, coverage }: 
           chunk: chunks[hit.id],
           score: hit.similarity,
           ...(coverage ? { coverage: coverage(queryTerms, hit.id) } : {}),
-          hitReasons: [`L1:similarity:${hit.similarity.toFixed(2)}`, ...(domain !== null ? [`L1:domain_filter:${domain}`] : [])],
+          hitReasons: [
+            `L1:similarity:${hit.similarity.toFixed(2)}`,
+            ...(domain !== null ? [`L1:domain_filter:${domain}`] : []),
+          ],
         }));
     },
   };

@@ -30,13 +30,23 @@ export interface VectorBuildOptions {
 }
 
 /** HNSW settings used when the options leave them out. */
-export const VECTOR_INDEX_DEFAULTS: Readonly<Required<VectorIndexOptions>> = { m: 16, efConstruction: 200, efSearch: 100, randomSeed: 100 };
+export const VECTOR_INDEX_DEFAULTS: Readonly<Required<VectorIndexOptions>> = {
+  m: 16,
+  efConstruction: 200,
+  efSearch: 100,
+  randomSeed: 100,
+};
 
 /** From this many vectors to insert, `thread: "auto"` uses a worker. */
 export const WORKER_MIN_VECTORS = 1_000;
 
 /** Ranges hnswlib works with (it crashes natively on `m` below 2). */
-const RANGES: Record<keyof VectorIndexOptions, [number, number]> = { m: [2, 512], efConstruction: [1, 100_000], efSearch: [1, 100_000], randomSeed: [0, 2 ** 31 - 1] };
+const RANGES: Record<keyof VectorIndexOptions, [number, number]> = {
+  m: [2, 512],
+  efConstruction: [1, 100_000],
+  efSearch: [1, 100_000],
+  randomSeed: [0, 2 ** 31 - 1],
+};
 
 /**
  * The HNSW options with defaults applied, each checked to be an integer in the range hnswlib
@@ -50,7 +60,10 @@ export function resolveVectorIndexOptions(options: VectorIndexOptions = {}): Req
     if (value === undefined) continue;
     const [min, max] = RANGES[key];
     if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-      throw new LookupKnowledgeError("INVALID_OPTION", `option hnsw.${key} must be an integer from ${min} to ${max}, got ${String(value)}.`);
+      throw new LookupKnowledgeError(
+        "INVALID_OPTION",
+        `option hnsw.${key} must be an integer from ${min} to ${max}, got ${String(value)}.`,
+      );
     }
     resolved[key] = value;
   }

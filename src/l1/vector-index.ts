@@ -2,11 +2,32 @@ import hnswlib from "hnswlib-node";
 import { LookupKnowledgeError } from "../errors.js";
 import { GraphWorker } from "./hnsw-worker.js";
 import type { ChunkFilter } from "../access/chunk-filter.js";
-import { EXACT_SCAN_MAX_CHUNKS, exactNearest, LabelVectorCache, OVERSAMPLE_FACTOR, OVERSAMPLE_MAX_DEPTH, OVERSAMPLE_MAX_SHARE } from "./exact-search.js";
+import {
+  EXACT_SCAN_MAX_CHUNKS,
+  exactNearest,
+  LabelVectorCache,
+  OVERSAMPLE_FACTOR,
+  OVERSAMPLE_MAX_DEPTH,
+  OVERSAMPLE_MAX_SHARE,
+} from "./exact-search.js";
 import { labelMapProblem } from "./vector-labels.js";
-import { resolveVectorIndexOptions, VECTOR_INDEX_DEFAULTS, WORKER_MIN_VECTORS, type VectorBuildOptions, type VectorBuildThread, type VectorIndexOptions } from "./vector-index-options.js";
+import {
+  resolveVectorIndexOptions,
+  VECTOR_INDEX_DEFAULTS,
+  WORKER_MIN_VECTORS,
+  type VectorBuildOptions,
+  type VectorBuildThread,
+  type VectorIndexOptions,
+} from "./vector-index-options.js";
 
-export { resolveVectorIndexOptions, VECTOR_INDEX_DEFAULTS, WORKER_MIN_VECTORS, type VectorBuildOptions, type VectorBuildThread, type VectorIndexOptions } from "./vector-index-options.js";
+export {
+  resolveVectorIndexOptions,
+  VECTOR_INDEX_DEFAULTS,
+  WORKER_MIN_VECTORS,
+  type VectorBuildOptions,
+  type VectorBuildThread,
+  type VectorIndexOptions,
+} from "./vector-index-options.js";
 
 /** One dense hit: chunk number and cosine similarity (higher is better). */
 export interface VectorHit {
@@ -56,8 +77,10 @@ function rowProblem(vectors: Float32Array, row: number, dimensions: number): str
 }
 
 function checkRows(vectors: Float32Array, dimensions: number): number {
-  if (!Number.isInteger(dimensions) || dimensions < 1) throw misuse(`dimensions must be an integer >= 1, got ${dimensions}`);
-  if (vectors.length % dimensions !== 0) throw misuse(`${vectors.length} values are not a whole number of ${dimensions}-dimensional vectors`);
+  if (!Number.isInteger(dimensions) || dimensions < 1)
+    throw misuse(`dimensions must be an integer >= 1, got ${dimensions}`);
+  if (vectors.length % dimensions !== 0)
+    throw misuse(`${vectors.length} values are not a whole number of ${dimensions}-dimensional vectors`);
   const count = vectors.length / dimensions;
   for (let row = 0; row < count; row++) {
     const problem = rowProblem(vectors, row, dimensions);
@@ -73,7 +96,12 @@ export interface LoadedGraph {
   readonly dimensions: number;
 }
 
-function insertInline(index: hnswlib.HierarchicalNSW, vectors: Float32Array, dimensions: number, firstLabel: number): void {
+function insertInline(
+  index: hnswlib.HierarchicalNSW,
+  vectors: Float32Array,
+  dimensions: number,
+  firstLabel: number,
+): void {
   const point = new Array<number>(dimensions);
   const count = vectors.length / dimensions;
   for (let i = 0; i < count; i++) {
@@ -124,7 +152,16 @@ export class VectorIndexBuilder {
     if (worker) {
       this.#inline = null;
       this.#worker = GraphWorker.create().then((graph) => {
-        graph.run({ dimensions, capacity, m, efConstruction, randomSeed, firstLabel: 0, extend: false, deleteLabels: new Int32Array(0) });
+        graph.run({
+          dimensions,
+          capacity,
+          m,
+          efConstruction,
+          randomSeed,
+          firstLabel: 0,
+          extend: false,
+          deleteLabels: new Int32Array(0),
+        });
         return graph;
       });
       this.#worker.catch(() => undefined);
@@ -139,9 +176,20 @@ export class VectorIndexBuilder {
    * Starts a build of `capacity` vectors (more are allowed; the graph grows).
    * @throws LookupKnowledgeError `INVALID_OPTION` for an HNSW option out of range.
    */
-  static start(dimensions: number, capacity: number, options: VectorIndexOptions = {}, build: VectorBuildOptions = {}): VectorIndexBuilder {
-    if (!Number.isInteger(dimensions) || dimensions < 1) throw misuse(`dimensions must be an integer >= 1, got ${dimensions}`);
-    return new VectorIndexBuilder(dimensions, capacity, resolveVectorIndexOptions(options), useWorker(build.thread, capacity));
+  static start(
+    dimensions: number,
+    capacity: number,
+    options: VectorIndexOptions = {},
+    build: VectorBuildOptions = {},
+  ): VectorIndexBuilder {
+    if (!Number.isInteger(dimensions) || dimensions < 1)
+      throw misuse(`dimensions must be an integer >= 1, got ${dimensions}`);
+    return new VectorIndexBuilder(
+      dimensions,
+      capacity,
+      resolveVectorIndexOptions(options),
+      useWorker(build.thread, capacity),
+    );
   }
 
   /** Vectors added so far. */
@@ -159,7 +207,8 @@ export class VectorIndexBuilder {
     const count = checkRows(vectors, this.#dimensions);
     if (this.#inline !== null) {
       const needed = this.#count + count;
-      if (needed > this.#inline.getMaxElements()) this.#inline.resizeIndex(Math.max(needed, Math.ceil(this.#inline.getMaxElements() * 1.25)));
+      if (needed > this.#inline.getMaxElements())
+        this.#inline.resizeIndex(Math.max(needed, Math.ceil(this.#inline.getMaxElements() * 1.25)));
       insertInline(this.#inline, vectors, this.#dimensions, this.#count);
     } else {
       (await this.#worker!).add(vectors);
@@ -188,13 +237,24 @@ export class VectorIndexBuilder {
       }
     }
     const chunkOfLabel = Int32Array.from({ length: this.#count }, (_, i) => i);
-    return VectorIndex.fromParts({ index, version: 0, writing: 0 }, 0, chunkOfLabel, domains, this.#dimensions, this.#options.efSearch);
+    return VectorIndex.fromParts(
+      { index, version: 0, writing: 0 },
+      0,
+      chunkOfLabel,
+      domains,
+      this.#dimensions,
+      this.#options.efSearch,
+    );
   }
 
   /** Stops the build and releases its worker and scratch folder. */
   async abort(): Promise<void> {
     this.#closed = true;
-    if (this.#worker !== null) await this.#worker.then((graph) => graph.dispose(), () => undefined);
+    if (this.#worker !== null)
+      await this.#worker.then(
+        (graph) => graph.dispose(),
+        () => undefined,
+      );
   }
 }
 
@@ -218,7 +278,14 @@ export class VectorIndex {
   #labelOfChunk: Int32Array | null = null;
   readonly dimensions: number;
 
-  private constructor(graph: SharedGraph, version: number, chunkOfLabel: Int32Array, domains: readonly (string | undefined)[], dimensions: number, efSearch: number) {
+  private constructor(
+    graph: SharedGraph,
+    version: number,
+    chunkOfLabel: Int32Array,
+    domains: readonly (string | undefined)[],
+    dimensions: number,
+    efSearch: number,
+  ) {
     this.#graph = graph;
     this.#version = version;
     this.#chunkOfLabel = chunkOfLabel;
@@ -231,7 +298,14 @@ export class VectorIndex {
   }
 
   /** @internal For {@link VectorIndexBuilder}; not part of the interface. */
-  static fromParts(graph: SharedGraph, version: number, chunkOfLabel: Int32Array, domains: readonly (string | undefined)[], dimensions: number, efSearch: number): VectorIndex {
+  static fromParts(
+    graph: SharedGraph,
+    version: number,
+    chunkOfLabel: Int32Array,
+    domains: readonly (string | undefined)[],
+    dimensions: number,
+    efSearch: number,
+  ): VectorIndex {
     return new VectorIndex(graph, version, chunkOfLabel, domains, dimensions, efSearch);
   }
 
@@ -242,13 +316,23 @@ export class VectorIndex {
    * the buffer of `vectors` is transferred to it and detached; pass a copy to keep using it.
    * @throws LookupKnowledgeError `INVALID_OPTION` for malformed input; the worker's failure.
    */
-  static build(vectors: Float32Array, dimensions: number, domains: readonly (string | undefined)[], options?: VectorIndexOptions, build?: VectorBuildOptions): Promise<VectorIndex>;
+  static build(
+    vectors: Float32Array,
+    dimensions: number,
+    domains: readonly (string | undefined)[],
+    options?: VectorIndexOptions,
+    build?: VectorBuildOptions,
+  ): Promise<VectorIndex>;
   /**
    * The former synchronous build over plain arrays, on the calling thread (it blocks the event
    * loop for the whole build).
    * @deprecated Build from one `Float32Array` instead, which runs off the main thread.
    */
-  static build(vectors: readonly number[][], domains: readonly (string | undefined)[], options?: VectorIndexOptions): VectorIndex;
+  static build(
+    vectors: readonly number[][],
+    domains: readonly (string | undefined)[],
+    options?: VectorIndexOptions,
+  ): VectorIndex;
   static build(
     vectors: Float32Array | readonly number[][],
     second: number | readonly (string | undefined)[],
@@ -275,7 +359,14 @@ export class VectorIndex {
     const index = new hnswlib.HierarchicalNSW("cosine", dimensions);
     index.initIndex(Math.max(1, vectors.length), o.m, o.efConstruction, o.randomSeed);
     vectors.forEach((vector, id) => index.addPoint(vector, id));
-    return new VectorIndex({ index, version: 0, writing: 0 }, 0, Int32Array.from({ length: vectors.length }, (_, i) => i), second as readonly (string | undefined)[], dimensions, o.efSearch);
+    return new VectorIndex(
+      { index, version: 0, writing: 0 },
+      0,
+      Int32Array.from({ length: vectors.length }, (_, i) => i),
+      second as readonly (string | undefined)[],
+      dimensions,
+      o.efSearch,
+    );
   }
 
   /**
@@ -283,7 +374,13 @@ export class VectorIndex {
    * `vector-labels.ts`); without one, label `i` is chunk `i`.
    * @throws LookupKnowledgeError `INDEX_CORRUPT` when the label map does not fit the graph and `domains` (one label per stored vector, every chunk exactly once).
    */
-  static async load(file: string, dimensions: number, domains: readonly (string | undefined)[], options: VectorIndexOptions = {}, chunkOfLabel?: Int32Array): Promise<VectorIndex> {
+  static async load(
+    file: string,
+    dimensions: number,
+    domains: readonly (string | undefined)[],
+    options: VectorIndexOptions = {},
+    chunkOfLabel?: Int32Array,
+  ): Promise<VectorIndex> {
     return VectorIndex.fromGraph(await VectorIndex.readGraph(file, dimensions), domains, options, chunkOfLabel);
   }
 
@@ -295,15 +392,28 @@ export class VectorIndex {
   }
 
   /** The index over a graph {@link VectorIndex.readGraph} read; see {@link VectorIndex.load}. */
-  static fromGraph(graph: LoadedGraph, domains: readonly (string | undefined)[], options: VectorIndexOptions = {}, chunkOfLabel?: Int32Array): VectorIndex {
+  static fromGraph(
+    graph: LoadedGraph,
+    domains: readonly (string | undefined)[],
+    options: VectorIndexOptions = {},
+    chunkOfLabel?: Int32Array,
+  ): VectorIndex {
     const { index, dimensions } = graph;
     const stored = index.getCurrentCount();
     const map = chunkOfLabel ?? Int32Array.from({ length: stored }, (_, i) => i);
     if (chunkOfLabel !== undefined) {
       const problem = labelMapProblem(map, domains.length, stored);
-      if (problem !== null) throw new LookupKnowledgeError("INDEX_CORRUPT", `the label map of the vector index ${problem}`);
+      if (problem !== null)
+        throw new LookupKnowledgeError("INDEX_CORRUPT", `the label map of the vector index ${problem}`);
     }
-    return new VectorIndex({ index, version: 0, writing: 0 }, 0, map, domains, dimensions, options.efSearch ?? VECTOR_INDEX_DEFAULTS.efSearch);
+    return new VectorIndex(
+      { index, version: 0, writing: 0 },
+      0,
+      map,
+      domains,
+      dimensions,
+      options.efSearch ?? VECTOR_INDEX_DEFAULTS.efSearch,
+    );
   }
 
   /**
@@ -373,7 +483,8 @@ export class VectorIndex {
     const map = this.#chunkOfLabel;
     if (filter !== null && typeof filter === "object") {
       if (filter.size === 0) return [];
-      if (filter.size <= EXACT_SCAN_MAX_CHUNKS && this.#graph.version === this.#version) return this.#scan(vector, k, filter);
+      if (filter.size <= EXACT_SCAN_MAX_CHUNKS && this.#graph.version === this.#version)
+        return this.#scan(vector, k, filter);
     }
     const n = Math.min(k, live);
     const index = this.#graph.index;
@@ -409,7 +520,8 @@ export class VectorIndex {
   #oversampled(vector: number[], n: number, filter: ChunkFilter): VectorHit[] | null {
     const share = filter.size / this.#live;
     const depth = Math.ceil((OVERSAMPLE_FACTOR * n) / share);
-    if (share > OVERSAMPLE_MAX_SHARE || depth > OVERSAMPLE_MAX_DEPTH || depth > this.#live || filter.size < n) return null;
+    if (share > OVERSAMPLE_MAX_SHARE || depth > OVERSAMPLE_MAX_DEPTH || depth > this.#live || filter.size < n)
+      return null;
     const index = this.#graph.index;
     index.setEf(Math.max(this.#efSearch, depth));
     const map = this.#chunkOfLabel;
@@ -456,21 +568,39 @@ export class VectorIndex {
     const firstLabel = this.#chunkOfLabel.length;
     const graph = this.#graph;
     if (!useWorker(build.thread, addedChunks.length)) {
-      if (graph.writing > 0) throw misuse("cannot update in place while the index is being saved or copied; await that first");
+      if (graph.writing > 0)
+        throw misuse("cannot update in place while the index is being saved or copied; await that first");
       graph.version++;
       for (const label of deleted) graph.index.markDelete(label);
       const needed = firstLabel + addedChunks.length;
-      if (needed > graph.index.getMaxElements()) graph.index.resizeIndex(Math.max(needed, Math.ceil(graph.index.getMaxElements() * 1.25)));
+      if (needed > graph.index.getMaxElements())
+        graph.index.resizeIndex(Math.max(needed, Math.ceil(graph.index.getMaxElements() * 1.25)));
       insertInline(graph.index, additions, this.dimensions, firstLabel);
       return new VectorIndex(graph, graph.version, chunkOfLabel, change.domains, this.dimensions, this.#efSearch);
     }
     const worker = await GraphWorker.create();
     try {
       await whileWriting(graph, () => graph.index.writeIndex(worker.inputFile));
-      worker.run({ dimensions: this.dimensions, capacity: 0, m: 0, efConstruction: 0, randomSeed: 0, firstLabel, extend: true, deleteLabels: deleted });
+      worker.run({
+        dimensions: this.dimensions,
+        capacity: 0,
+        m: 0,
+        efConstruction: 0,
+        randomSeed: 0,
+        firstLabel,
+        extend: true,
+        deleteLabels: deleted,
+      });
       if (additions.length > 0) worker.add(additions);
       const index = await worker.finish(this.dimensions);
-      return new VectorIndex({ index, version: 0, writing: 0 }, 0, chunkOfLabel, change.domains, this.dimensions, this.#efSearch);
+      return new VectorIndex(
+        { index, version: 0, writing: 0 },
+        0,
+        chunkOfLabel,
+        change.domains,
+        this.dimensions,
+        this.#efSearch,
+      );
     } finally {
       await worker.dispose();
     }
@@ -483,7 +613,11 @@ export class VectorIndex {
    * needed. `domains` and `options` default to this index's.
    * @throws LookupKnowledgeError `INVALID_OPTION` on a superseded view or a `domains` of another length; the worker's failure.
    */
-  async compact(domains: readonly (string | undefined)[] = this.#domains, options: VectorIndexOptions = {}, build: VectorBuildOptions = {}): Promise<VectorIndex> {
+  async compact(
+    domains: readonly (string | undefined)[] = this.#domains,
+    options: VectorIndexOptions = {},
+    build: VectorBuildOptions = {},
+  ): Promise<VectorIndex> {
     this.#checkCurrent("compact");
     if (domains.length !== this.#live) throw misuse(`compact got ${domains.length} domains for ${this.#live} chunks`);
     const d = this.dimensions;
@@ -495,18 +629,26 @@ export class VectorIndex {
   }
 
   #checkCurrent(what: string): void {
-    if (this.#graph.version !== this.#version) throw misuse(`cannot ${what} an index superseded by an update; use the index the update returned`);
+    if (this.#graph.version !== this.#version)
+      throw misuse(`cannot ${what} an index superseded by an update; use the index the update returned`);
   }
 
   /** The checked label map after `change`, the labels it deletes and the vectors it adds. */
-  #plan(change: VectorIndexUpdate): { chunkOfLabel: Int32Array; deleted: Int32Array; additions: Float32Array; addedChunks: readonly number[] } {
+  #plan(change: VectorIndexUpdate): {
+    chunkOfLabel: Int32Array;
+    deleted: Int32Array;
+    additions: Float32Array;
+    addedChunks: readonly number[];
+  } {
     const previous = this.#live;
     const { renumber, domains } = change;
     const next = domains.length;
-    if (!(renumber instanceof Int32Array) || renumber.length !== previous) throw misuse(`renumber must be an Int32Array with one entry per previous chunk (${previous})`);
+    if (!(renumber instanceof Int32Array) || renumber.length !== previous)
+      throw misuse(`renumber must be an Int32Array with one entry per previous chunk (${previous})`);
     const covered = new Uint8Array(next);
     const claim = (chunk: number, what: string) => {
-      if (!Number.isInteger(chunk) || chunk < 0 || chunk >= next) throw misuse(`${what} is ${chunk}, outside the new chunks 0 to ${next - 1}`);
+      if (!Number.isInteger(chunk) || chunk < 0 || chunk >= next)
+        throw misuse(`${what} is ${chunk}, outside the new chunks 0 to ${next - 1}`);
       if (covered[chunk] === 1) throw misuse(`new chunk ${chunk} is given twice`);
       covered[chunk] = 1;
     };
@@ -515,14 +657,18 @@ export class VectorIndex {
     if (change.remove !== undefined) {
       const listed = new Set(change.remove);
       if (listed.size !== change.remove.length) throw misuse("remove lists a chunk twice");
-      for (const chunk of listed) if (renumber[chunk] !== -1) throw misuse(`remove lists chunk ${chunk}, which renumber keeps (or which does not exist)`);
+      for (const chunk of listed)
+        if (renumber[chunk] !== -1)
+          throw misuse(`remove lists chunk ${chunk}, which renumber keeps (or which does not exist)`);
       if (listed.size !== removed) throw misuse(`renumber removes ${removed} chunks but remove lists ${listed.size}`);
     }
     const addedChunks = change.add?.chunkIds ?? [];
     const additions = change.add?.vectors ?? new Float32Array(0);
     addedChunks.forEach((chunk, i) => claim(chunk, `add.chunkIds[${i}]`));
     if (checkRows(additions, this.dimensions) !== addedChunks.length) {
-      throw misuse(`add.vectors holds ${additions.length / this.dimensions} vectors for ${addedChunks.length} chunk ids`);
+      throw misuse(
+        `add.vectors holds ${additions.length / this.dimensions} vectors for ${addedChunks.length} chunk ids`,
+      );
     }
     const missing = covered.indexOf(0);
     if (missing !== -1) throw misuse(`new chunk ${missing} has neither a renumbered nor an added vector`);

@@ -54,11 +54,13 @@ export interface SplitVectorFile {
  */
 export function decodeVectorLabels(bytes: Uint8Array): SplitVectorFile {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buffer.length < FOOTER_BYTES || !buffer.subarray(buffer.length - MAGIC.length).equals(MAGIC)) return { graph: bytes, chunkOfLabel: null };
+  if (buffer.length < FOOTER_BYTES || !buffer.subarray(buffer.length - MAGIC.length).equals(MAGIC))
+    return { graph: bytes, chunkOfLabel: null };
   const footer = buffer.length - FOOTER_BYTES;
   const count = buffer.readUInt32LE(footer);
   const version = buffer.readUInt32LE(footer + 4);
-  if (version !== VECTOR_LABELS_VERSION) throw corrupt(`has version ${version}; this code reads version ${VECTOR_LABELS_VERSION}`);
+  if (version !== VECTOR_LABELS_VERSION)
+    throw corrupt(`has version ${version}; this code reads version ${VECTOR_LABELS_VERSION}`);
   const start = footer - count * 4;
   if (start < 0) throw corrupt(`claims ${count} labels but the file holds ${buffer.length} bytes`);
   const chunkOfLabel = new Int32Array(count);
@@ -78,7 +80,8 @@ export function labelMapProblem(chunkOfLabel: Int32Array, chunkCount: number, st
   for (let label = 0; label < chunkOfLabel.length; label++) {
     const chunk = chunkOfLabel[label];
     if (chunk === -1) continue;
-    if (chunk < 0 || chunk >= chunkCount) return `maps label ${label} to chunk ${chunk}, outside 0 to ${chunkCount - 1}`;
+    if (chunk < 0 || chunk >= chunkCount)
+      return `maps label ${label} to chunk ${chunk}, outside 0 to ${chunkCount - 1}`;
     if (seen[chunk] === 1) return `maps two labels to chunk ${chunk}`;
     seen[chunk] = 1;
     live++;

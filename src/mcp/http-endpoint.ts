@@ -60,7 +60,8 @@ export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "localh
  */
 export function audienceOf(header: string | undefined, audiences: readonly McpAudience[]): McpToolHandler | null {
   let found: McpToolHandler | null = null;
-  for (const audience of audiences) if (bearerMatches(header, audience.token) && found === null) found = audience.handler;
+  for (const audience of audiences)
+    if (bearerMatches(header, audience.token) && found === null) found = audience.handler;
   return found;
 }
 
@@ -83,8 +84,21 @@ function refuse(res: ServerResponse, status: number, message: string, headers: R
  * accepted as `Host`.
  * @throws LookupKnowledgeError `INVALID_OPTION` when the address cannot be bound (in use, not local).
  */
-export async function startMcpHttpEndpoint({ handler, audiences, host = "127.0.0.1", port = 3333, token = null, maxBodyBytes = 1 << 20, allowedHosts: extraHosts = [], closeGraceMs = 5000 }: McpHttpOptions): Promise<McpHttpEndpoint> {
-  if (audiences === undefined && handler === undefined) throw new LookupKnowledgeError("INVALID_OPTION", "startMcpHttpEndpoint needs a handler (createMcpToolHandler) or audiences.");
+export async function startMcpHttpEndpoint({
+  handler,
+  audiences,
+  host = "127.0.0.1",
+  port = 3333,
+  token = null,
+  maxBodyBytes = 1 << 20,
+  allowedHosts: extraHosts = [],
+  closeGraceMs = 5000,
+}: McpHttpOptions): Promise<McpHttpEndpoint> {
+  if (audiences === undefined && handler === undefined)
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      "startMcpHttpEndpoint needs a handler (createMcpToolHandler) or audiences.",
+    );
   const handlers = audiences?.map((audience) => audience.handler) ?? [handler as McpToolHandler];
   const route = (authorization: string | undefined): McpToolHandler | null => {
     if (audiences !== undefined) return audienceOf(authorization, audiences);
@@ -99,10 +113,18 @@ export async function startMcpHttpEndpoint({ handler, audiences, host = "127.0.0
     if (path !== MCP_PATH) return refuse(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
     if (closing) return refuse(res, 503, "the server is shutting down", { connection: "close" });
     const served = route(req.headers.authorization);
-    if (served === null) return refuse(res, 401, "unauthorized: send Authorization: Bearer <token>", { "www-authenticate": "Bearer" });
-    if (req.method !== "POST") return refuse(res, 405, "method not allowed: this stateless endpoint takes POST only", { allow: "POST" });
+    if (served === null)
+      return refuse(res, 401, "unauthorized: send Authorization: Bearer <token>", { "www-authenticate": "Bearer" });
+    if (req.method !== "POST")
+      return refuse(res, 405, "method not allowed: this stateless endpoint takes POST only", { allow: "POST" });
     const server = served.createServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, enableDnsRebindingProtection: true, allowedHosts, maxRequestBodySize: maxBodyBytes });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      enableDnsRebindingProtection: true,
+      allowedHosts,
+      maxRequestBodySize: maxBodyBytes,
+    });
     res.on("close", () => {
       void transport.close();
       void server.close();
@@ -120,16 +142,33 @@ export async function startMcpHttpEndpoint({ handler, audiences, host = "127.0.0
     });
   });
   await new Promise<void>((resolve, reject) => {
-    http.once("error", (error) => reject(new LookupKnowledgeError("INVALID_OPTION", `cannot listen on ${host}:${port} (${errorDetail(error)}); pick another --port or --host.`, { cause: error })));
+    http.once("error", (error) =>
+      reject(
+        new LookupKnowledgeError(
+          "INVALID_OPTION",
+          `cannot listen on ${host}:${port} (${errorDetail(error)}); pick another --port or --host.`,
+          { cause: error },
+        ),
+      ),
+    );
     http.listen(port, host, () => resolve());
   });
   const bound = (http.address() as AddressInfo).port;
   const hostPart = host.includes(":") ? `[${host}]` : host;
   const named = extraHosts.flatMap((name) => {
-    const withPort = /:\d+$/.test(name) && !/^[^[]*:.*:/.test(name) ? name : `${name.includes(":") && !name.startsWith("[") ? `[${name}]` : name}:${bound}`;
+    const withPort =
+      /:\d+$/.test(name) && !/^[^[]*:.*:/.test(name)
+        ? name
+        : `${name.includes(":") && !name.startsWith("[") ? `[${name}]` : name}:${bound}`;
     return [withPort, withPort.toLowerCase()];
   });
-  allowedHosts = [...new Set([`${hostPart}:${bound}`, ...(LOOPBACK_HOSTS.has(host) ? [`127.0.0.1:${bound}`, `localhost:${bound}`, `[::1]:${bound}`] : []), ...named])];
+  allowedHosts = [
+    ...new Set([
+      `${hostPart}:${bound}`,
+      ...(LOOPBACK_HOSTS.has(host) ? [`127.0.0.1:${bound}`, `localhost:${bound}`, `[::1]:${bound}`] : []),
+      ...named,
+    ]),
+  ];
   return {
     url: `http://${hostPart}:${bound}${MCP_PATH}`,
     async close() {

@@ -31,6 +31,9 @@ export const lookupResultSchema = z.looseObject({
   evidenceCount: z.number(),
   contentTruncated: z.boolean(),
   traceWritten: z.boolean(),
-  access: z.looseObject({ groups: z.array(z.string()) }).nullable().optional(),
+  access: z
+    .looseObject({ groups: z.array(z.string()) })
+    .nullable()
+    .optional(),
   timings: z.looseObject({}).optional(),
 });

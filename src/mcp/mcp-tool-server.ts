@@ -31,7 +31,8 @@ export interface McpToolHandler {
 export function mcpErrorText(error: unknown): string {
   if (error instanceof LookupKnowledgeError) return `${error.code}: ${error.message}`;
   // The client's own arguments, refused by the schema: nothing of the corpus is in the message.
-  if (error instanceof Error && error.name === "ToolInputParsingException") return `INVALID_INPUT: ${error.message.slice(0, 1000)}`;
+  if (error instanceof Error && error.name === "ToolInputParsingException")
+    return `INVALID_INPUT: ${error.message.slice(0, 1000)}`;
   return "lookup-knowledge: the lookup failed with an internal error; the server's operator can find it in the trace.";
 }
 
@@ -41,12 +42,23 @@ export function mcpErrorText(error: unknown): string {
  * `content` and the {@link LookupResult} as `structuredContent` (described by `outputSchema`). A failed lookup answers
  * `isError` with one line; the scope is the tool's own (trusted options), never the client's.
  */
-export function createMcpToolHandler({ tool, serverName = "lookup-knowledge", version = "0.0.0" }: McpToolHandlerOptions): McpToolHandler {
+export function createMcpToolHandler({
+  tool,
+  serverName = "lookup-knowledge",
+  version = "0.0.0",
+}: McpToolHandlerOptions): McpToolHandler {
   const running = new Set<Promise<unknown>>();
-  const call = async (args: Record<string, unknown>, requestId: string | number, signal: AbortSignal): Promise<CallToolResult> => {
+  const call = async (
+    args: Record<string, unknown>,
+    requestId: string | number,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> => {
     try {
       // The MCP request id is the trace line's tool_call_id, as a model's tool call id is.
-      const message = await tool.invoke({ type: "tool_call", id: String(requestId), name: tool.name, args }, { signal });
+      const message = await tool.invoke(
+        { type: "tool_call", id: String(requestId), name: tool.name, args },
+        { signal },
+      );
       const text = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
       // The artifact as plain JSON: chunk contents are getters, which JSON keeps.
       const structuredContent = JSON.parse(JSON.stringify(message.artifact)) as Record<string, unknown>;
@@ -58,7 +70,12 @@ export function createMcpToolHandler({ tool, serverName = "lookup-knowledge", ve
   return {
     createServer() {
       const server = new McpServer({ name: serverName, version }, { capabilities: { tools: {} } });
-      const config = { description: tool.description, inputSchema: tool.schema, outputSchema: lookupResultSchema, annotations: { readOnlyHint: true, openWorldHint: false } };
+      const config = {
+        description: tool.description,
+        inputSchema: tool.schema,
+        outputSchema: lookupResultSchema,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      };
       server.registerTool(tool.name, config, (args, extra) => {
         const answer = call(args as Record<string, unknown>, extra.requestId, extra.signal);
         running.add(answer);

@@ -35,7 +35,8 @@ export interface KnowledgeDocumentMetadata {
   invocationId: string;
 }
 
-const orNull = (value: number | undefined): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
+const orNull = (value: number | undefined): number | null =>
+  typeof value === "number" && Number.isFinite(value) ? value : null;
 
 function toDocument(block: EvidenceBlock, rank: number, result: LookupResult): Document<KnowledgeDocumentMetadata> {
   const metadata: KnowledgeDocumentMetadata = {

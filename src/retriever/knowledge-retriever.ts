@@ -36,7 +36,10 @@ export interface KnowledgeRetrieverOptions extends RetrievalOptions, BaseRetriev
 function resolveLimit(limit: unknown, maxLimit: number): number {
   if (limit === undefined) return Math.min(DEFAULT_LIMIT, maxLimit);
   if (typeof limit === "number" && Number.isInteger(limit) && limit >= 1 && limit <= maxLimit) return limit;
-  throw new LookupKnowledgeError("INVALID_OPTION", `option limit must be an integer from 1 to ${maxLimit} (maxLimit), got ${String(limit)}.`);
+  throw new LookupKnowledgeError(
+    "INVALID_OPTION",
+    `option limit must be an integer from 1 to ${maxLimit} (maxLimit), got ${String(limit)}.`,
+  );
 }
 
 /** `domains`: those a forced domain must be among (empty: any); `listed`: those an error may name (never one only hidden documents hold). */
@@ -44,10 +47,16 @@ function resolveDomain(domain: unknown, domains: readonly string[], listed: read
   if (domain === undefined) return null;
   const normalized = typeof domain === "string" ? normalizeDomain(domain) : null;
   if (normalized === null || normalized.length > 100) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `option domain must be a domain name of 1 to 100 characters, got ${typeof domain === "string" ? JSON.stringify(capText(domain, 80)) : typeof domain}.`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option domain must be a domain name of 1 to 100 characters, got ${typeof domain === "string" ? JSON.stringify(capText(domain, 80)) : typeof domain}.`,
+    );
   }
   if (domains.length > 0 && !domains.includes(normalized)) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `option domain ${JSON.stringify(capText(normalized, 80))} is not a domain of the knowledge base; known domains: ${listDomains(listed) || "none"}.`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option domain ${JSON.stringify(capText(normalized, 80))} is not a domain of the knowledge base; known domains: ${listDomains(listed) || "none"}.`,
+    );
   }
   return normalized;
 }
@@ -71,7 +80,11 @@ export class KnowledgeBaseRetriever extends BaseRetriever<KnowledgeDocumentMetad
   readonly domain: string | null;
   readonly #runner: LookupRunner;
   /** The signal and thread id of the `invoke` in progress: `BaseRetriever` hands `_getRelevantDocuments` only a run manager. */
-  readonly #call = new AsyncLocalStorage<{ signal: AbortSignal | undefined; threadId: string | null; configurable: RunnableConfig["configurable"] }>();
+  readonly #call = new AsyncLocalStorage<{
+    signal: AbortSignal | undefined;
+    threadId: string | null;
+    configurable: RunnableConfig["configurable"];
+  }>();
 
   /** @throws LookupKnowledgeError `INVALID_OPTION` naming the first bad option. */
   constructor(options: KnowledgeRetrieverOptions) {
@@ -83,7 +96,10 @@ export class KnowledgeBaseRetriever extends BaseRetriever<KnowledgeDocumentMetad
     // A fixed scope checks the domain against what it reads, so that a domain only hidden files hold
     // is refused exactly as a missing one; a scope function's callers are not known yet.
     const access = this.#runner.settings.access.option;
-    const domains = access !== null && typeof access !== "function" ? this.#runner.sharedDomains : knownDomains(this.#runner.source.domains);
+    const domains =
+      access !== null && typeof access !== "function"
+        ? this.#runner.sharedDomains
+        : knownDomains(this.#runner.source.domains);
     this.domain = resolveDomain(options.domain, domains, this.#runner.sharedDomains);
   }
 
@@ -92,16 +108,28 @@ export class KnowledgeBaseRetriever extends BaseRetriever<KnowledgeDocumentMetad
     const ensured = ensureConfig(options);
     // The run is named after the retriever, as its trace lines are, unless the call names it.
     // The configurable (the caller's user, for an access function) goes along: BaseRetriever hands it no config.
-    return this.#call.run({ signal: ensured.signal, threadId: threadIdOf(ensured), configurable: ensured.configurable }, () => super.invoke(input, { ...options, runName: options?.runName ?? this.name }));
+    return this.#call.run(
+      { signal: ensured.signal, threadId: threadIdOf(ensured), configurable: ensured.configurable },
+      () => super.invoke(input, { ...options, runName: options?.runName ?? this.name }),
+    );
   }
 
-  override async _getRelevantDocuments(query: string, runManager?: CallbackManagerForRetrieverRun): Promise<DocumentInterface<KnowledgeDocumentMetadata>[]> {
+  override async _getRelevantDocuments(
+    query: string,
+    runManager?: CallbackManagerForRetrieverRun,
+  ): Promise<DocumentInterface<KnowledgeDocumentMetadata>[]> {
     const call = this.#call.getStore();
     const signal = call?.signal;
-    const config: RunnableConfig = { callbacks: runManager?.getChild(), ...(signal ? { signal } : {}), ...(call?.configurable ? { configurable: call.configurable } : {}) };
+    const config: RunnableConfig = {
+      callbacks: runManager?.getChild(),
+      ...(signal ? { signal } : {}),
+      ...(call?.configurable ? { configurable: call.configurable } : {}),
+    };
     // The trace line names the retriever's own run (no tool call): what LangSmith shows for this query.
     const identity = { toolCallId: null, runId: runManager?.runId ?? null, threadId: call?.threadId ?? null };
-    return evidenceToDocuments(await this.#runner.run({ query, domain: this.domain, limit: this.limit }, config, identity));
+    return evidenceToDocuments(
+      await this.#runner.run({ query, domain: this.domain, limit: this.limit }, config, identity),
+    );
   }
 
   /**

@@ -6,14 +6,16 @@ import { CJK_STOPWORDS } from "./stopwords.js";
  * half-width `ｰ` and `ﾞ` are the prolonged-sound and voicing marks). Text without one is tokenized
  * exactly as it was before CJK support.
  */
-const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3006\u30fc\u3190-\u33ff\uf900-\ufaff\uff61-\uff9f\u{1f200}-\u{1f2ff}]/u;
+const CJK_CHAR =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3006\u30fc\u3190-\u33ff\uf900-\ufaff\uff61-\uff9f\u{1f200}-\u{1f2ff}]/u;
 
 /**
  * In NFKC text: a run of Hangul (group 1), or a run of Han and kana (group 2). The prolonged-sound
  * mark `ー` and voicing marks that found nothing to compose with are Common or Inherited, not
  * Katakana, but belong to the word they sit in.
  */
-const CJK_RUN = /(\p{Script=Hangul}+)|([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3006\u30fc\u3099\u309a]+)/gu;
+const CJK_RUN =
+  /(\p{Script=Hangul}+)|([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3006\u30fc\u3099\u309a]+)/gu;
 
 /**
  * Longest text handed to `Intl.Segmenter` in one call. V8's segment iterator costs time
@@ -30,7 +32,8 @@ export const MAX_SEGMENTER_INPUT = 256;
  * `Intl.Segmenter`: every character then counts as a one-character word, which makes the rules
  * below plain character bigrams.
  */
-const SEGMENTER: Intl.Segmenter | null = typeof Intl.Segmenter === "function" ? new Intl.Segmenter("ja", { granularity: "word" }) : null;
+const SEGMENTER: Intl.Segmenter | null =
+  typeof Intl.Segmenter === "function" ? new Intl.Segmenter("ja", { granularity: "word" }) : null;
 
 /** True when the text holds a Chinese, Japanese or Korean character (a cheap test before the CJK path). */
 export function containsCjk(text: string): boolean {
@@ -42,7 +45,11 @@ export function containsCjk(text: string): boolean {
  * and the text between them (Latin, digits, punctuation, spaces), handed to `onOther`; all in
  * text order.
  */
-export function forEachCjkPart(normalized: string, onOther: (text: string) => void, onRun: (run: string, hangul: boolean) => void): void {
+export function forEachCjkPart(
+  normalized: string,
+  onOther: (text: string) => void,
+  onRun: (run: string, hangul: boolean) => void,
+): void {
   let end = 0;
   for (const match of normalized.matchAll(CJK_RUN)) {
     const start = match.index ?? 0;
@@ -84,14 +91,14 @@ function forEachSegment(run: string, visit: (word: string) => void): void {
     for (const char of run) visit(char);
     return;
   }
-  for (let start = 0; start < run.length; ) {
+  for (let start = 0; start < run.length;) {
     let end = Math.min(start + MAX_SEGMENTER_INPUT, run.length);
     // Never cut a surrogate pair in two.
     if (end < run.length && /[\udc00-\udfff]/.test(run[end])) end++;
     const piece = run.slice(start, end);
     const segments = SEGMENTER.segment(piece);
     // Hopping with `containing` costs about two thirds of what the segments' iterator does.
-    for (let at = 0; at < piece.length; ) {
+    for (let at = 0; at < piece.length;) {
       const segment = segments.containing(at);
       if (segment === undefined) break;
       if (segment.isWordLike) visit(segment.segment);

@@ -228,9 +228,7 @@ function endsWithShortSyllable(b: Codes, end: number): boolean {
   if (end === 2) return isVowel(b[0]) && !isVowel(b[1]);
   if (end < 3) return false;
   const c = b[end - 1];
-  return (
-    !isVowel(c) && c !== LOWER_W && c !== LOWER_X && c !== UPPER_Y && isVowel(b[end - 2]) && !isVowel(b[end - 3])
-  );
+  return !isVowel(c) && c !== LOWER_W && c !== LOWER_X && c !== UPPER_Y && isVowel(b[end - 2]) && !isVowel(b[end - 3]);
 }
 
 /**

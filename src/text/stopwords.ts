@@ -15,8 +15,8 @@ export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set(
  * Chinese in simplified and traditional forms.
  */
 export const CJK_STOPWORDS: ReadonlySet<string> = new Set(
+  // Chinese
   (
-    // Chinese
     "的 了 着 过 是 在 有 和 与 及 或 而 也 都 就 把 被 由 给 对 从 向 为 以 之 其 此 这 那 哪 谁 啥 吗 呢 吧 啊 呀 " +
     "我 你 您 他 她 它 我们 你们 他们 什么 怎么 怎样 如何 为什么 哪些 哪个 哪里 多少 可以 能 会 个 这个 那个 " +
     "著 過 與 對 從 為 這 誰 嗎 們 什麼 怎麼 怎樣 為什麼 哪個 哪裡 會 個 這個 那個 " +

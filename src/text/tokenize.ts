@@ -58,7 +58,10 @@ function pushWords(folded: string, pattern: RegExp, removeStopwords: boolean, do
 
 /** Decomposes, drops combining marks (accents: é is e) and lower-cases. */
 function foldAccents(text: string): string {
-  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
 }
 
 /**
@@ -88,7 +91,10 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
     // NFKC text between runs is NFKD of the original, so Latin words fold as they always did.
     forEachCjkPart(
       text.normalize("NFKC"),
-      (other) => (ASCII.test(other) ? pushWords(other.toLowerCase(), ASCII_WORD, removeStopwords, doStem, out) : pushWords(foldAccents(other), WORD, removeStopwords, doStem, out)),
+      (other) =>
+        ASCII.test(other)
+          ? pushWords(other.toLowerCase(), ASCII_WORD, removeStopwords, doStem, out)
+          : pushWords(foldAccents(other), WORD, removeStopwords, doStem, out),
       (run, hangul) => pushCjkTerms(run, hangul, removeStopwords, out),
     );
   }

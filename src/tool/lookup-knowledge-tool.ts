@@ -36,8 +36,12 @@ export interface LookupKnowledgeToolExtras {
 
 /** The `description` option, undefined for the default. @throws LookupKnowledgeError `INVALID_OPTION` for anything but a non-blank string. */
 function checkDescription(description: unknown): string | undefined {
-  if (description === undefined || (typeof description === "string" && description.trim().length > 0)) return description;
-  throw new LookupKnowledgeError("INVALID_OPTION", `option description must be a non-empty string telling the model what the tool searches, got ${typeof description === "string" ? "a blank string" : typeof description}. Leave it out for the default.`);
+  if (description === undefined || (typeof description === "string" && description.trim().length > 0))
+    return description;
+  throw new LookupKnowledgeError(
+    "INVALID_OPTION",
+    `option description must be a non-empty string telling the model what the tool searches, got ${typeof description === "string" ? "a blank string" : typeof description}. Leave it out for the default.`,
+  );
 }
 
 /**
@@ -64,10 +68,18 @@ export function createLookupKnowledgeTool(options: LookupKnowledgeToolOptions) {
 
   const lookup = tool(
     async (input, config): Promise<[string, LookupResult]> => {
-      const result = await runner.run({ query: input.query, domain: normalizeDomain(input.domain), limit: input.limit ?? defaultLimit }, config);
+      const result = await runner.run(
+        { query: input.query, domain: normalizeDomain(input.domain), limit: input.limit ?? defaultLimit },
+        config,
+      );
       return [formatEvidence(result, { knownDomains: runner.domainsOf(result) }), result];
     },
-    { name: runner.name, description, schema: createLookupKnowledgeSchema(runner.settings.maxLimit, { domains }), responseFormat: "content_and_artifact" },
+    {
+      name: runner.name,
+      description,
+      schema: createLookupKnowledgeSchema(runner.settings.maxLimit, { domains }),
+      responseFormat: "content_and_artifact",
+    },
   );
   const extras: LookupKnowledgeToolExtras = { close: () => runner.close() };
   return Object.assign(lookup, extras);

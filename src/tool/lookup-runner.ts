@@ -3,7 +3,12 @@ import { randomUUID } from "node:crypto";
 import { buildRetrievalGraph, closeOwnedTraceSink, resolveTraceSink } from "../graph/retrieval-graph.js";
 import type { RetrievalOptions, RetrievalSource } from "../graph/options.js";
 import { applyScope, type AppliedScope } from "../access/access-scope.js";
-import { accessControlOf, checkRetrievalSource, resolveRetrievalOptions, type RetrievalSettings } from "../graph/resolve-options.js";
+import {
+  accessControlOf,
+  checkRetrievalSource,
+  resolveRetrievalOptions,
+  type RetrievalSettings,
+} from "../graph/resolve-options.js";
 import { isTraced } from "../graph/traced-errors.js";
 import { knownDomains } from "./domain-labels.js";
 import type { TraceSink } from "../trace/jsonl-trace-sink.js";
@@ -47,7 +52,8 @@ export interface LookupRunner {
 const NO_GROUPS = applyScope({ groups: [] }) as AppliedScope;
 
 /** The forced domain as the layers compare it (as the L0 node normalises it): trimmed, lower-cased, null when blank. */
-export const normalizeDomain = (domain: string | null | undefined): string | null => domain?.trim().toLowerCase() || null;
+export const normalizeDomain = (domain: string | null | undefined): string | null =>
+  domain?.trim().toLowerCase() || null;
 
 /** Appends the error line of a failed lookup; the lookup's own error is what the caller needs, so a failing sink is ignored. */
 async function traceFailure(sink: TraceSink | null, record: object): Promise<void> {
@@ -75,10 +81,17 @@ export function createLookupRunner(options: RetrievalOptions & { name?: string }
   const option = settings.access.option;
   const everyDomain = knownDomains(source.domains);
   const sharedDomains =
-    option === null || control === null ? everyDomain : control.domainsFor(typeof option === "function" ? NO_GROUPS : (applyScope(option) as AppliedScope));
-  const domainsOf = (result: LookupResult): readonly string[] => (option === null || control === null ? everyDomain : result.access ? control.domainsFor(result.access) : []);
+    option === null || control === null
+      ? everyDomain
+      : control.domainsFor(typeof option === "function" ? NO_GROUPS : (applyScope(option) as AppliedScope));
+  const domainsOf = (result: LookupResult): readonly string[] =>
+    option === null || control === null ? everyDomain : result.access ? control.domainsFor(result.access) : [];
 
-  async function run(request: LookupRequest, config?: RunnableConfig, identity: RunIdentity = toolRunIdentity(config)): Promise<LookupResult> {
+  async function run(
+    request: LookupRequest,
+    config?: RunnableConfig,
+    identity: RunIdentity = toolRunIdentity(config),
+  ): Promise<LookupResult> {
     const invocationId = randomUUID();
     const startedAt = Date.now();
     try {
@@ -86,7 +99,15 @@ export function createLookupRunner(options: RetrievalOptions & { name?: string }
       if (state.result === null) throw new Error("the retrieval graph finished without a result");
       return state.result;
     } catch (error) {
-      const context = { toolName: name, startedAt, durationMs: Date.now() - startedAt, input: request, corpusFingerprint: source.fingerprint, indexGeneration: source.generation ?? null, identity };
+      const context = {
+        toolName: name,
+        startedAt,
+        durationMs: Date.now() - startedAt,
+        input: request,
+        corpusFingerprint: source.fingerprint,
+        indexGeneration: source.generation ?? null,
+        identity,
+      };
       if (!isTraced(error)) await traceFailure(trace.sink, toErrorRecord(invocationId, context, error));
       throw error;
     }

@@ -21,10 +21,16 @@ const LEAVE_OUT = "Leave out unless the user names the area.";
 
 function domainField(domains: readonly string[]) {
   const values = enumDomains(domains);
-  if (values !== null) return z.enum(values).optional().describe(`Restrict the search to one knowledge-base domain. ${LEAVE_OUT}`);
+  if (values !== null)
+    return z.enum(values).optional().describe(`Restrict the search to one knowledge-base domain. ${LEAVE_OUT}`);
   const listed = listDomains(domains);
   const known = listed.length > 0 ? `; known domains: ${listed}.` : " (e.g. 'billing').";
-  return z.string().min(1).max(100).optional().describe(`Restrict the search to one knowledge-base domain${known} ${LEAVE_OUT}`);
+  return z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(`Restrict the search to one knowledge-base domain${known} ${LEAVE_OUT}`);
 }
 
 /**
@@ -33,15 +39,26 @@ function domainField(domains: readonly string[]) {
  * @example
  * const schema = createLookupKnowledgeSchema(50, { domains: kb.domains });
  */
-export function createLookupKnowledgeSchema(maxLimit: number = DEFAULT_MAX_LIMIT, options: LookupKnowledgeSchemaOptions = {}) {
+export function createLookupKnowledgeSchema(
+  maxLimit: number = DEFAULT_MAX_LIMIT,
+  options: LookupKnowledgeSchemaOptions = {},
+) {
   return z.object({
     query: z
       .string()
       .min(1)
       .max(1000)
-      .describe("What to look up, as a natural-language question or keywords, e.g. 'how do I roll back a canary release'."),
+      .describe(
+        "What to look up, as a natural-language question or keywords, e.g. 'how do I roll back a canary release'.",
+      ),
     domain: domainField(options.domains ?? []) as z.ZodOptional<z.ZodType<string>>,
-    limit: z.number().int().min(1).max(maxLimit).optional().describe(`Maximum evidence blocks to return, 1-${maxLimit}. Defaults to ${Math.min(DEFAULT_LIMIT, maxLimit)}.`),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(maxLimit)
+      .optional()
+      .describe(`Maximum evidence blocks to return, 1-${maxLimit}. Defaults to ${Math.min(DEFAULT_LIMIT, maxLimit)}.`),
   });
 }
 

@@ -4,7 +4,8 @@ import { capText } from "../text/cap-text.js";
 /** The tool names model providers accept (OpenAI, Anthropic, Gemini alike): 1-64 letters, digits, `_` or `-`. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
-const shown = (value: unknown) => (typeof value === "string" ? JSON.stringify(capText(value, 80)) : value === null ? "null" : typeof value);
+const shown = (value: unknown) =>
+  typeof value === "string" ? JSON.stringify(capText(value, 80)) : value === null ? "null" : typeof value;
 
 /**
  * The `name` option, or `fallback` when it is absent; the name the model sees and the trace's

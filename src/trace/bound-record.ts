@@ -46,7 +46,13 @@ function cut(value: unknown, path: string, limit: TraceFieldLimit, scale: number
   if (value !== null && typeof value === "object") {
     const copy: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
-      copy[key] = cut((value as Record<string, unknown>)[key], path === "" ? key : `${path}.${key}`, fieldLimit(key), scale, cuts);
+      copy[key] = cut(
+        (value as Record<string, unknown>)[key],
+        path === "" ? key : `${path}.${key}`,
+        fieldLimit(key),
+        scale,
+        cuts,
+      );
     }
     return copy;
   }
@@ -58,7 +64,9 @@ function boundAt<T extends object>(record: T, scale: number): BoundedRecord<T> {
   const { truncated: earlier, ...rest } = record as T & { truncated?: unknown };
   const copy = cut(rest, "", fieldLimit(""), scale, cuts) as BoundedRecord<T>;
   // A record bounded before (and cut again) keeps what it already said was cut.
-  const before = Array.isArray(earlier) ? earlier.filter((item): item is string => typeof item === "string").map((item) => cutText(item, 200)) : [];
+  const before = Array.isArray(earlier)
+    ? earlier.filter((item): item is string => typeof item === "string").map((item) => cutText(item, 200))
+    : [];
   const listed = [...new Set([...before, ...cuts])].sort();
   if (listed.length > 0) copy.truncated = listed;
   return copy;

@@ -48,7 +48,10 @@ function endsMidLine(wasMidLine: boolean, prefix: number, written: number, total
 function checkInterval(value: unknown): number {
   if (value === undefined) return DEFAULT_REOPEN_CHECK_MS;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `option reopenCheckMs must be a finite number of milliseconds from 0 up, got ${String(value)}.`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option reopenCheckMs must be a finite number of milliseconds from 0 up, got ${String(value)}.`,
+    );
   }
   return value;
 }

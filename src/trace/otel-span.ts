@@ -58,9 +58,14 @@ function attributesOf(record: ToolInvocationRecord): Record<string, OtelAttribut
     [`${p}candidate_count`, details?.candidate_count],
     [`${p}evidence_count`, details?.evidence_count],
     [`${p}evidence.sources`, details?.evidence.map((block) => block.source)],
-    ...Object.entries(record.durations_ms ?? {}).map(([stage, ms]): [string, number] => [`${p}duration_ms.${stage}`, ms]),
+    ...Object.entries(record.durations_ms ?? {}).map(([stage, ms]): [string, number] => [
+      `${p}duration_ms.${stage}`,
+      ms,
+    ]),
   ];
-  return Object.fromEntries(entries.filter((entry): entry is [string, OtelAttributeValue] => entry[1] !== null && entry[1] !== undefined));
+  return Object.fromEntries(
+    entries.filter((entry): entry is [string, OtelAttributeValue] => entry[1] !== null && entry[1] !== undefined),
+  );
 }
 
 /**
@@ -83,7 +88,10 @@ export function toOtelSpan(record: ToolInvocationRecord): OtelSpan {
     kind: "INTERNAL",
     startTimeUnixNano: nanos(start),
     endTimeUnixNano: nanos(start + duration),
-    status: record.status === "error" ? { code: "ERROR", ...(record.error !== undefined ? { message: record.error } : {}) } : { code: "UNSET" },
+    status:
+      record.status === "error"
+        ? { code: "ERROR", ...(record.error !== undefined ? { message: record.error } : {}) }
+        : { code: "UNSET" },
     attributes: attributesOf(record),
   };
 }

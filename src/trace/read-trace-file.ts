@@ -14,7 +14,9 @@ export interface TraceFileContents {
 function asRecord(line: string): Record<string, unknown> | null {
   try {
     const value = JSON.parse(line) as unknown;
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -48,12 +50,17 @@ export async function readTraceFile(path: string): Promise<TraceFileContents> {
   try {
     // Checked first: reading a FIFO would wait for a writer.
     const kind = nonRegularKind(await stat(path));
-    if (kind !== null) throw new LookupKnowledgeError("TRACE_UNAVAILABLE", `the trace path "${path}" is ${kind}, not a regular file.`);
+    if (kind !== null)
+      throw new LookupKnowledgeError("TRACE_UNAVAILABLE", `the trace path "${path}" is ${kind}, not a regular file.`);
     return parseTraceText(await readFile(path, "utf8"));
   } catch (error) {
     if (error instanceof LookupKnowledgeError) throw error;
     const code = codeOf(error);
     if (code === "ENOENT" || code === "ENOTDIR") return { records: [], skippedLines: 0 };
-    throw new LookupKnowledgeError("TRACE_UNAVAILABLE", `cannot read the trace file "${path}" (${errorMessage(error)}).`, { cause: error });
+    throw new LookupKnowledgeError(
+      "TRACE_UNAVAILABLE",
+      `cannot read the trace file "${path}" (${errorMessage(error)}).`,
+      { cause: error },
+    );
   }
 }

@@ -25,7 +25,8 @@ const MAX_ID_CHARS = 128;
 
 /** A string or finite number as an id; anything else (objects, blanks) as null. */
 export function idOf(value: unknown): string | null {
-  const text = typeof value === "string" ? value.trim() : typeof value === "number" && Number.isFinite(value) ? String(value) : "";
+  const text =
+    typeof value === "string" ? value.trim() : typeof value === "number" && Number.isFinite(value) ? String(value) : "";
   return text.length > 0 ? text.slice(0, MAX_ID_CHARS) : null;
 }
 
@@ -51,7 +52,10 @@ export function threadIdOf(config: unknown): string | null {
 export function toolRunIdentity(config: unknown): RunIdentity {
   const fields = config as ConfigFields | null | undefined;
   const callbacks = fields?.callbacks as { getParentRunId?: unknown } | undefined;
-  const runId = typeof callbacks?.getParentRunId === "function" ? idOf((callbacks.getParentRunId as () => unknown).call(callbacks)) : null;
+  const runId =
+    typeof callbacks?.getParentRunId === "function"
+      ? idOf((callbacks.getParentRunId as () => unknown).call(callbacks))
+      : null;
   return { toolCallId: idOf(fields?.toolCall?.id), runId, threadId: threadIdOf(config) };
 }
 

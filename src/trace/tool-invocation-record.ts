@@ -55,7 +55,13 @@ export interface ToolInvocationRecord {
      * The hints (`L0Hints`): `domains` is every domain L0 matched a file of; `domain_evidence`
      * (`L0Hints.domainEvidence`, empty when the hints had none) how many files and how strongly.
      */
-    l0: { matched_titles: string[]; matched_keywords: string[]; domains: string[]; entities: string[]; domain_evidence: { domain: string; strength: number; files: number }[] };
+    l0: {
+      matched_titles: string[];
+      matched_keywords: string[];
+      domains: string[];
+      entities: string[];
+      domain_evidence: { domain: string; strength: number; files: number }[];
+    };
     l1: { status: string; domain_filter: string | null; candidate_count: number; error?: string };
     fallback_reason: string | null;
     relevance: { level: string; semantic_support: boolean };
@@ -63,7 +69,14 @@ export interface ToolInvocationRecord {
     evidence_count: number;
     /** True when some block's content was cut to the evidence caps (the artifact's `contentTruncated`). */
     content_truncated: boolean;
-    evidence: { source: string; title: string | null; retrieval_layer: string; score: number | null; hit_reasons: string[]; content_preview: string }[];
+    evidence: {
+      source: string;
+      title: string | null;
+      retrieval_layer: string;
+      score: number | null;
+      hit_reasons: string[];
+      content_preview: string;
+    }[];
   } | null;
   /** Fields that were cut to fit the bound (`input.query`, `retrieval_details.evidence[].title`...); absent when none was. */
   truncated?: string[];

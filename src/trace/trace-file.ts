@@ -37,7 +37,9 @@ const WRITE_ONLY = O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK;
 const NEWLINE = 0x0a;
 
 /** What a non-regular file is, in words; null for a regular file (pure). */
-export function nonRegularKind(stats: Pick<Stats, "isFile" | "isDirectory" | "isFIFO" | "isCharacterDevice" | "isBlockDevice" | "isSocket">): string | null {
+export function nonRegularKind(
+  stats: Pick<Stats, "isFile" | "isDirectory" | "isFIFO" | "isCharacterDevice" | "isBlockDevice" | "isSocket">,
+): string | null {
   if (stats.isFile()) return null;
   if (stats.isFIFO()) return "a FIFO";
   if (stats.isDirectory()) return "a directory";
@@ -55,15 +57,28 @@ function codeOf(error: unknown): unknown {
 // warning (and is deprecated), while a sink that is never closed is legitimate; neither keeps
 // the process alive.
 const openFd = (path: string, flags: number) =>
-  new Promise<number>((resolve, reject) => open(path, flags, 0o666, (error, fd) => (error ? reject(error) : resolve(fd))));
+  new Promise<number>((resolve, reject) =>
+    open(path, flags, 0o666, (error, fd) => (error ? reject(error) : resolve(fd))),
+  );
 const closeFd = (fd: number) => new Promise<void>((resolve) => close(fd, () => resolve()));
-const fstatFd = (fd: number) => new Promise<Stats>((resolve, reject) => fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))));
-const fstatBig = (fd: number) => new Promise<BigIntStats>((resolve, reject) => fstat(fd, { bigint: true }, (error, stats) => (error ? reject(error) : resolve(stats))));
-const statBig = (path: string) => new Promise<BigIntStats>((resolve, reject) => stat(path, { bigint: true }, (error, stats) => (error ? reject(error) : resolve(stats))));
+const fstatFd = (fd: number) =>
+  new Promise<Stats>((resolve, reject) => fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))));
+const fstatBig = (fd: number) =>
+  new Promise<BigIntStats>((resolve, reject) =>
+    fstat(fd, { bigint: true }, (error, stats) => (error ? reject(error) : resolve(stats))),
+  );
+const statBig = (path: string) =>
+  new Promise<BigIntStats>((resolve, reject) =>
+    stat(path, { bigint: true }, (error, stats) => (error ? reject(error) : resolve(stats))),
+  );
 const writeFd = (fd: number, data: Uint8Array) =>
-  new Promise<number>((resolve, reject) => write(fd, data, 0, data.length, null, (error, written) => (error ? reject(error) : resolve(written))));
+  new Promise<number>((resolve, reject) =>
+    write(fd, data, 0, data.length, null, (error, written) => (error ? reject(error) : resolve(written))),
+  );
 const readByte = (fd: number, buffer: Buffer, position: number) =>
-  new Promise<number>((resolve, reject) => read(fd, buffer, 0, 1, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))));
+  new Promise<number>((resolve, reject) =>
+    read(fd, buffer, 0, 1, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
+  );
 
 /** Closes the descriptor of a trace file that was dropped without `close()` once it is collected. */
 const unclosed = new FinalizationRegistry<number>((fd) => close(fd, () => {}));

@@ -24,7 +24,11 @@ export interface TraceFieldLimit {
 }
 
 /** The limit of every field not listed in {@link TRACE_FIELD_LIMITS}. */
-export const DEFAULT_FIELD_LIMIT: Readonly<TraceFieldLimit> = Object.freeze({ maxChars: 1_000, maxItems: 100, shrinks: true });
+export const DEFAULT_FIELD_LIMIT: Readonly<TraceFieldLimit> = Object.freeze({
+  maxChars: 1_000,
+  maxItems: 100,
+  shrinks: true,
+});
 
 const IDENTITY: Readonly<Partial<TraceFieldLimit>> = Object.freeze({ maxChars: 128, shrinks: false });
 const HINTS: Readonly<Partial<TraceFieldLimit>> = Object.freeze({ maxItems: 50, maxChars: 300 });
@@ -71,7 +75,10 @@ export const TRACE_FIELD_LIMITS: Readonly<Record<string, Partial<TraceFieldLimit
 
 /** Every listed limit with the defaults filled in, resolved once at load: records are bounded on every lookup. */
 const RESOLVED_LIMITS: ReadonlyMap<string, TraceFieldLimit> = new Map(
-  Object.entries(TRACE_FIELD_LIMITS).map(([name, limit]) => [name, Object.freeze({ ...DEFAULT_FIELD_LIMIT, ...limit })]),
+  Object.entries(TRACE_FIELD_LIMITS).map(([name, limit]) => [
+    name,
+    Object.freeze({ ...DEFAULT_FIELD_LIMIT, ...limit }),
+  ]),
 );
 
 /** The limit of the field called `name` (the same frozen object on every call). */

@@ -35,7 +35,8 @@ export function serializeTraceLine(record: object, maxBytes: number = MAX_TRACE_
   if (fits(line, maxBytes)) return { ok: true, line };
   // Parsing the JSON back gives plain data: toJSON applied, undefined fields gone.
   const plain = JSON.parse(json) as unknown;
-  if (plain === null || typeof plain !== "object" || Array.isArray(plain)) return { ok: false, reason: "the record is not a JSON object" };
+  if (plain === null || typeof plain !== "object" || Array.isArray(plain))
+    return { ok: false, reason: "the record is not a JSON object" };
   const bounded = `${JSON.stringify(boundRecord(plain, maxBytes))}\n`;
   if (fits(bounded, maxBytes)) return { ok: true, line: bounded };
   return { ok: true, line: stub(plain as Record<string, unknown>, Buffer.byteLength(json, "utf8")) };

@@ -63,12 +63,22 @@ function traceMs(ms: number): number {
   return Number.isFinite(ms) && ms > 0 ? Math.round(ms * 100) / 100 : 0;
 }
 
-function traceDurations(timings: NonNullable<TraceContext["timings"]>): NonNullable<ToolInvocationRecord["durations_ms"]> {
-  return { l0: traceMs(timings.l0Ms), embed: traceMs(timings.embedMs ?? 0), l1: traceMs(timings.l1Ms), merge: traceMs(timings.mergeMs), total: traceMs(timings.totalMs) };
+function traceDurations(
+  timings: NonNullable<TraceContext["timings"]>,
+): NonNullable<ToolInvocationRecord["durations_ms"]> {
+  return {
+    l0: traceMs(timings.l0Ms),
+    embed: traceMs(timings.embedMs ?? 0),
+    l1: traceMs(timings.l1Ms),
+    merge: traceMs(timings.mergeMs),
+    total: traceMs(timings.totalMs),
+  };
 }
 
 /** The record's run ids (snake_case), null for each one unknown. */
-function identityFields(identity: RunIdentity = NO_RUN_IDENTITY): Pick<ToolInvocationRecord, "tool_call_id" | "run_id" | "thread_id"> {
+function identityFields(
+  identity: RunIdentity = NO_RUN_IDENTITY,
+): Pick<ToolInvocationRecord, "tool_call_id" | "run_id" | "thread_id"> {
   return { tool_call_id: identity.toolCallId, run_id: identity.runId, thread_id: identity.threadId };
 }
 
@@ -79,7 +89,9 @@ export function errorTypeOf(error: unknown): string {
   return "_OTHER";
 }
 
-function traceEvidence(block: EvidenceBlock): NonNullable<ToolInvocationRecord["retrieval_details"]>["evidence"][number] {
+function traceEvidence(
+  block: EvidenceBlock,
+): NonNullable<ToolInvocationRecord["retrieval_details"]>["evidence"][number] {
   return {
     source: block.source,
     title: block.title ?? null,
@@ -131,7 +143,11 @@ export function toTraceRecord(result: LookupResult, context: TraceContext): Tool
 }
 
 /** The trace line of a lookup that threw before it finished, cut to the bound (pure). */
-export function toErrorRecord(invocationId: string, context: Omit<TraceContext, "l1CandidateCount" | "l1Error" | "timings">, error: unknown): ToolInvocationRecord {
+export function toErrorRecord(
+  invocationId: string,
+  context: Omit<TraceContext, "l1CandidateCount" | "l1Error" | "timings">,
+  error: unknown,
+): ToolInvocationRecord {
   return boundRecord<ToolInvocationRecord>({
     type: "tool_invocation",
     invocation_id: invocationId,

@@ -6,17 +6,26 @@ export const TRACE_WARNING_CODE = "LOOKUP_KNOWLEDGE_TRACE";
 
 /** The error for a trace path that is not a regular file. */
 export function traceRefused(path: string, kind: string): LookupKnowledgeError {
-  return new LookupKnowledgeError("TRACE_UNAVAILABLE", `the trace path "${path}" is ${kind}, not a regular file; lookups go on without a trace.`);
+  return new LookupKnowledgeError(
+    "TRACE_UNAVAILABLE",
+    `the trace path "${path}" is ${kind}, not a regular file; lookups go on without a trace.`,
+  );
 }
 
 /** The error for a write that put only part of a line in the file (a full disk, a quota). */
 export function traceShortWrite(path: string, written: number, total: number): LookupKnowledgeError {
-  return new LookupKnowledgeError("TRACE_UNAVAILABLE", `cannot write the trace to "${path}" (wrote ${written} of ${total} bytes); lookups go on without a trace.`);
+  return new LookupKnowledgeError(
+    "TRACE_UNAVAILABLE",
+    `cannot write the trace to "${path}" (wrote ${written} of ${total} bytes); lookups go on without a trace.`,
+  );
 }
 
 /** The error for a record that cannot become a JSON line. */
 export function traceUnserializable(path: string, reason: string): LookupKnowledgeError {
-  return new LookupKnowledgeError("TRACE_UNAVAILABLE", `cannot write the trace to "${path}" (${reason}); lookups go on without a trace.`);
+  return new LookupKnowledgeError(
+    "TRACE_UNAVAILABLE",
+    `cannot write the trace to "${path}" (${reason}); lookups go on without a trace.`,
+  );
 }
 
 /** The one-line warning for a failure of the trace sink (pure). */

@@ -1,6 +1,14 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { applyScope, checkUnlabelled, groupsDigest, MAX_GROUP_CHARS, MAX_SCOPE_GROUPS, normalizeGroups, type AppliedScope } from "../../src/access/access-scope.js";
+import {
+  applyScope,
+  checkUnlabelled,
+  groupsDigest,
+  MAX_GROUP_CHARS,
+  MAX_SCOPE_GROUPS,
+  normalizeGroups,
+  type AppliedScope,
+} from "../../src/access/access-scope.js";
 import { LookupKnowledgeError } from "../../src/errors.js";
 
 const SECRET = "TOPSECRET-finance-board";
@@ -52,11 +60,20 @@ describe("normalizeGroups", () => {
   it("accepts as many groups as the limit and refuses one more", () => {
     const names = Array.from({ length: MAX_SCOPE_GROUPS }, (_, i) => `g${i}`);
     expect(normalizeGroups(names)).toHaveLength(MAX_SCOPE_GROUPS);
-    expect(normalizeGroups([...names, "one-more"])).toBe(`groups holds ${MAX_SCOPE_GROUPS + 1} names, more than ${MAX_SCOPE_GROUPS}`);
+    expect(normalizeGroups([...names, "one-more"])).toBe(
+      `groups holds ${MAX_SCOPE_GROUPS + 1} names, more than ${MAX_SCOPE_GROUPS}`,
+    );
   });
 
   it("never echoes the values it refuses", () => {
-    const refused: unknown[] = [SECRET, [SECRET, 1], [SECRET, ` ${SECRET.repeat(20)} `], [SECRET, null], [SECRET, ""], Array.from({ length: MAX_SCOPE_GROUPS + 1 }, () => SECRET)];
+    const refused: unknown[] = [
+      SECRET,
+      [SECRET, 1],
+      [SECRET, ` ${SECRET.repeat(20)} `],
+      [SECRET, null],
+      [SECRET, ""],
+      Array.from({ length: MAX_SCOPE_GROUPS + 1 }, () => SECRET),
+    ];
     for (const value of refused) {
       const problem = normalizeGroups(value);
       expect(typeof problem).toBe("string");
@@ -74,7 +91,11 @@ describe("applyScope", () => {
   });
 
   it("gives the same digest whatever the order, spacing or repetition of the groups", () => {
-    const digests = [["a", "b", "c"], ["c", "b", "a"], [" b", "a ", "c", "a"]].map((groups) => applied({ groups }).digest);
+    const digests = [
+      ["a", "b", "c"],
+      ["c", "b", "a"],
+      [" b", "a ", "c", "a"],
+    ].map((groups) => applied({ groups }).digest);
     expect(new Set(digests).size).toBe(1);
   });
 
@@ -135,21 +156,32 @@ describe("checkUnlabelled", () => {
     expect(checkUnlabelled(value)).toBe(value);
   });
 
-  it.each([["ALLOW"], ["open"], [""], [true], [0], [null], [{ policy: "allow" }]])("refuses %j with an INVALID_OPTION LookupKnowledgeError", (value) => {
-    expect(() => checkUnlabelled(value)).toThrow(LookupKnowledgeError);
-    expect(() => checkUnlabelled(value)).toThrow(expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining("option unlabelled") }));
-  });
+  it.each([["ALLOW"], ["open"], [""], [true], [0], [null], [{ policy: "allow" }]])(
+    "refuses %j with an INVALID_OPTION LookupKnowledgeError",
+    (value) => {
+      expect(() => checkUnlabelled(value)).toThrow(LookupKnowledgeError);
+      expect(() => checkUnlabelled(value)).toThrow(
+        expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining("option unlabelled") }),
+      );
+    },
+  );
 
   it("quotes at most 40 characters of a wrong string", () => {
     const value = `${"x".repeat(40)}${SECRET}`;
-    expect(() => checkUnlabelled(value)).toThrow(expect.objectContaining({ message: expect.stringContaining(JSON.stringify("x".repeat(40))) }));
-    expect(() => checkUnlabelled(value)).toThrow(expect.objectContaining({ message: expect.not.stringContaining("TOPSECRET") }));
+    expect(() => checkUnlabelled(value)).toThrow(
+      expect.objectContaining({ message: expect.stringContaining(JSON.stringify("x".repeat(40))) }),
+    );
+    expect(() => checkUnlabelled(value)).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining("TOPSECRET") }),
+    );
   });
 });
 
 describe("groupsDigest", () => {
   it("is the first 16 hex digits of the SHA-256 of the JSON list", () => {
-    expect(groupsDigest(["finance", "ops"])).toBe(createHash("sha256").update('["finance","ops"]').digest("hex").slice(0, 16));
+    expect(groupsDigest(["finance", "ops"])).toBe(
+      createHash("sha256").update('["finance","ops"]').digest("hex").slice(0, 16),
+    );
   });
 
   it("depends on the order of what it is given, which is why scopes sort first", () => {

@@ -11,7 +11,13 @@ function chunk(id: number, domain: string | undefined, access: string[] | undefi
     file: `doc-${id}.md`,
     breadcrumb: [`Doc ${id}`],
     content: `text ${id}`,
-    meta: { ...(domain !== undefined ? { domain } : {}), keywords: [], entities: [], aliases: [], ...(access !== undefined ? { access } : {}) },
+    meta: {
+      ...(domain !== undefined ? { domain } : {}),
+      keywords: [],
+      entities: [],
+      aliases: [],
+      ...(access !== undefined ? { access } : {}),
+    },
   };
 }
 
@@ -94,7 +100,9 @@ describe("ChunkAccess.filter", () => {
   });
 
   it("admits nobody to a chunk labelled with an empty list, whatever the scope or policy", () => {
-    expect(ids(new ChunkAccess(CHUNKS, "allow").filter(scope("finance", "hr", "ops"), null))).toEqual([0, 1, 2, 4, 5, 6]);
+    expect(ids(new ChunkAccess(CHUNKS, "allow").filter(scope("finance", "hr", "ops"), null))).toEqual([
+      0, 1, 2, 4, 5, 6,
+    ]);
     expect(ids(new ChunkAccess(CHUNKS, "deny").filter(scope("finance", "hr", "ops"), null))).toEqual([0, 2, 4, 6]);
   });
 
@@ -122,7 +130,8 @@ describe("ChunkAccess.filter", () => {
     expect(ids(allow.filter(scope("ops"), "ops"))).toEqual([2, 6]);
     expect(ids(allow.filter(scope("hr"), "ops"))).toEqual([]);
     expect(ids(allow.filter(scope("finance"), "nowhere"))).toEqual([]);
-    for (const filter of [allow.filter(scope("finance"), "billing"), deny.filter(scope("ops"), "ops")]) expectConsistent(filter!, CHUNKS.length);
+    for (const filter of [allow.filter(scope("finance"), "billing"), deny.filter(scope("ops"), "ops")])
+      expectConsistent(filter!, CHUNKS.length);
   });
 
   it("returns null for a scope that reads every chunk when no domain narrows it", () => {
@@ -149,7 +158,12 @@ describe("ChunkAccess.filter", () => {
 
   it("names a filter by its scope digest and domain, so filters of different lookups never share a key", () => {
     const access = new ChunkAccess(CHUNKS, "allow");
-    const keys = [access.filter(scope("finance"), null), access.filter(scope("finance"), "ops"), access.filter(scope("ops"), "ops"), access.filter(null, "ops")].map((filter) => filter?.key);
+    const keys = [
+      access.filter(scope("finance"), null),
+      access.filter(scope("finance"), "ops"),
+      access.filter(scope("ops"), "ops"),
+      access.filter(null, "ops"),
+    ].map((filter) => filter?.key);
     expect(new Set(keys).size).toBe(4);
     expect(keys[0]).toContain(scope("finance").digest);
   });
@@ -206,19 +220,24 @@ describe("ChunkAccess.rowKeysFor", () => {
   });
 
   it("leaves the open key out under deny", () => {
-    expect(new ChunkAccess(CHUNKS, "deny").rowKeysFor(scope("finance"))).toEqual([accessKeyOf(["finance"]), accessKeyOf(["finance", "ops"])].sort());
+    expect(new ChunkAccess(CHUNKS, "deny").rowKeysFor(scope("finance"))).toEqual(
+      [accessKeyOf(["finance"]), accessKeyOf(["finance", "ops"])].sort(),
+    );
     expect(new ChunkAccess(CHUNKS, "deny").rowKeysFor(scope())).toEqual([]);
   });
 
   it("includes the open key under allow even when no chunk is unlabelled", () => {
     const labelled = [chunk(0, "a", ["x"]), chunk(1, "a", ["y"])];
-    expect(new ChunkAccess(labelled, "allow").rowKeysFor(scope("x"))).toEqual([accessKeyOf(["x"]), OPEN_ACCESS_KEY].sort());
+    expect(new ChunkAccess(labelled, "allow").rowKeysFor(scope("x"))).toEqual(
+      [accessKeyOf(["x"]), OPEN_ACCESS_KEY].sort(),
+    );
     expect(new ChunkAccess([], "allow").rowKeysFor(scope("x"))).toEqual([OPEN_ACCESS_KEY]);
   });
 
   it("never lists the key of a label that names nobody", () => {
     const nobody = accessKeyOf([]);
-    for (const policy of ["allow", "deny"] as const) expect(new ChunkAccess(CHUNKS, policy).rowKeysFor(scope("finance", "hr", "ops"))).not.toContain(nobody);
+    for (const policy of ["allow", "deny"] as const)
+      expect(new ChunkAccess(CHUNKS, policy).rowKeysFor(scope("finance", "hr", "ops"))).not.toContain(nobody);
   });
 
   it("names label sets by digest, never by their groups in clear", () => {

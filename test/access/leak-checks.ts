@@ -38,14 +38,22 @@ export interface ScopeCase {
 }
 
 /** A scope function, as a server gives it: the caller's groups from trusted `configurable`. */
-export const groupsFromConfig: AccessOption = async (config: RunnableConfig) => ({ groups: config.configurable?.groups as string[] });
+export const groupsFromConfig: AccessOption = async (config: RunnableConfig) => ({
+  groups: config.configurable?.groups as string[],
+});
 
 /** The scopes every backend is checked under. */
 export const SCOPES: readonly ScopeCase[] = [
   { name: "an anonymous caller (groups [])", access: { groups: [] }, groups: [], offered: [] },
   { name: "finance", access: { groups: ["finance"] }, groups: ["finance"], offered: ["finance"] },
   { name: "hr", access: { groups: ["hr"] }, groups: ["hr"], offered: ["hr"] },
-  { name: "hr through a scope function reading config.configurable", access: groupsFromConfig, configurable: { groups: ["hr"], user: "u-1" }, groups: ["hr"], offered: [] },
+  {
+    name: "hr through a scope function reading config.configurable",
+    access: groupsFromConfig,
+    configurable: { groups: ["hr"], user: "u-1" },
+    groups: ["hr"],
+    offered: [],
+  },
   {
     name: "groups that match the labels only after trimming or in another case ([' finance ', 'HR']) through a scope function",
     access: groupsFromConfig,
@@ -65,10 +73,13 @@ export interface Audience {
   unlabelled: Unlabelled;
 }
 
-export const readableDocs = (audience: Audience): LeakDoc[] => LEAK_DOCS.filter((doc) => mayRead(doc, audience.groups, audience.phase, audience.unlabelled));
-export const hiddenDocs = (audience: Audience): LeakDoc[] => LEAK_DOCS.filter((doc) => !mayRead(doc, audience.groups, audience.phase, audience.unlabelled));
+export const readableDocs = (audience: Audience): LeakDoc[] =>
+  LEAK_DOCS.filter((doc) => mayRead(doc, audience.groups, audience.phase, audience.unlabelled));
+export const hiddenDocs = (audience: Audience): LeakDoc[] =>
+  LEAK_DOCS.filter((doc) => !mayRead(doc, audience.groups, audience.phase, audience.unlabelled));
 /** The domains of the files the audience reads, sorted as the knowledge base lists them. */
-export const readableDomains = (audience: Audience): string[] => [...new Set(readableDocs(audience).flatMap((doc) => (doc.domain ? [doc.domain] : [])))].sort();
+export const readableDomains = (audience: Audience): string[] =>
+  [...new Set(readableDocs(audience).flatMap((doc) => (doc.domain ? [doc.domain] : [])))].sort();
 /** True when `source` is a section of `doc`. */
 export const isOf = (source: string | undefined, doc: LeakDoc): boolean => source?.startsWith(`${doc.path}#`) ?? false;
 const fileOf = (source: string) => source.split("#")[0];
@@ -76,21 +87,35 @@ const fileOf = (source: string) => source.split("#")[0];
 /** The trace and artifact `access` of a lookup under `groups`. */
 function expectedScope(groups: readonly string[] | null) {
   if (groups === null) return null;
-  return { groups: [...groups], digest: createHash("sha256").update(JSON.stringify(groups)).digest("hex").slice(0, 16) };
+  return {
+    groups: [...groups],
+    digest: createHash("sha256").update(JSON.stringify(groups)).digest("hex").slice(0, 16),
+  };
 }
 
 /**
  * The canaries of `hidden` files found in `text` (case-insensitive), once what the caller sent
  * (`echoed`: the query, the forced domain) is cut out: a caller may see their own words again.
  */
-export function canariesIn(text: string, hidden: readonly LeakDoc[], echoed: readonly (string | null | undefined)[] = []): string[] {
+export function canariesIn(
+  text: string,
+  hidden: readonly LeakDoc[],
+  echoed: readonly (string | null | undefined)[] = [],
+): string[] {
   let haystack = text.toLowerCase();
   for (const value of echoed) if (value) haystack = haystack.split(value.toLowerCase()).join("\u0000");
-  return hidden.flatMap((doc) => doc.canaries.filter((canary) => haystack.includes(canary)).map((canary) => `${doc.key}: ${canary}`));
+  return hidden.flatMap((doc) =>
+    doc.canaries.filter((canary) => haystack.includes(canary)).map((canary) => `${doc.key}: ${canary}`),
+  );
 }
 
 /** Fails with every canary of a hidden file that `text` holds. */
-export function expectNoCanary(where: string, text: string, audience: Audience, echoed: readonly (string | null | undefined)[] = []): void {
+export function expectNoCanary(
+  where: string,
+  text: string,
+  audience: Audience,
+  echoed: readonly (string | null | undefined)[] = [],
+): void {
   expect(canariesIn(text, hiddenDocs(audience), echoed), `${where} leaks a hidden file`).toEqual([]);
 }
 
@@ -109,7 +134,11 @@ function surfaceOfResult(result: LookupResult): Surface {
     sources: blocks.map((block) => block.source),
     titles: [...blocks.map((block) => block.title), ...result.hints.titles],
     phrases: [...result.hints.keywords, ...result.hints.entities],
-    domains: [...blocks.map((block) => block.domain), ...result.hints.domains, ...(result.hints.domainEvidence ?? []).map((entry) => entry.domain)],
+    domains: [
+      ...blocks.map((block) => block.domain),
+      ...result.hints.domains,
+      ...(result.hints.domainEvidence ?? []).map((entry) => entry.domain),
+    ],
     domainFilter: result.domainFilter,
   };
 }
@@ -127,18 +156,42 @@ function surfaceOfTrace(line: ToolInvocationRecord): Surface {
 }
 
 /** Fails when a structured field names a file, title, phrase or domain only hidden files have. */
-function expectOnlyReadable(where: string, surface: Surface, audience: Audience, forced: string | null | undefined): void {
+function expectOnlyReadable(
+  where: string,
+  surface: Surface,
+  audience: Audience,
+  forced: string | null | undefined,
+): void {
   const readable = readableDocs(audience);
   const files = new Set(readable.map((doc) => doc.path));
   const titles = new Set(readable.map((doc) => doc.title));
-  const phrases = new Set(readable.flatMap((doc) => [doc.title, ...doc.keywords, ...doc.entities, ...doc.aliases, ...(doc.domain ? [doc.domain] : [])].map((phrase) => phrase.toLowerCase())));
+  const phrases = new Set(
+    readable.flatMap((doc) =>
+      [doc.title, ...doc.keywords, ...doc.entities, ...doc.aliases, ...(doc.domain ? [doc.domain] : [])].map((phrase) =>
+        phrase.toLowerCase(),
+      ),
+    ),
+  );
   const domains = new Set(readableDomains(audience));
-  expect(surface.sources.filter((source) => !files.has(fileOf(source))), `${where}: hidden sources`).toEqual([]);
-  expect(surface.titles.filter((title) => title != null && !titles.has(title)), `${where}: hidden titles`).toEqual([]);
-  expect(surface.phrases.filter((phrase) => !phrases.has(phrase.toLowerCase())), `${where}: hidden hint phrases`).toEqual([]);
-  expect(surface.domains.filter((domain) => domain != null && !domains.has(domain)), `${where}: hidden domains`).toEqual([]);
+  expect(
+    surface.sources.filter((source) => !files.has(fileOf(source))),
+    `${where}: hidden sources`,
+  ).toEqual([]);
+  expect(
+    surface.titles.filter((title) => title != null && !titles.has(title)),
+    `${where}: hidden titles`,
+  ).toEqual([]);
+  expect(
+    surface.phrases.filter((phrase) => !phrases.has(phrase.toLowerCase())),
+    `${where}: hidden hint phrases`,
+  ).toEqual([]);
+  expect(
+    surface.domains.filter((domain) => domain != null && !domains.has(domain)),
+    `${where}: hidden domains`,
+  ).toEqual([]);
   const own = forced?.trim().toLowerCase() || null;
-  if (surface.domainFilter !== null && surface.domainFilter !== own) expect(domains.has(surface.domainFilter), `${where}: domain filter ${surface.domainFilter}`).toBe(true);
+  if (surface.domainFilter !== null && surface.domainFilter !== own)
+    expect(domains.has(surface.domainFilter), `${where}: domain filter ${surface.domainFilter}`).toBe(true);
 }
 
 /** One lookup's input, as the model (tool) or the caller (graph, retriever) gives it. */
@@ -173,7 +226,9 @@ interface ProbeParts {
   audience: Audience;
   tracePath: string;
   /** Runs one lookup: the answer, and every text of it a caller gets (for the canary search). */
-  run(args: LookupArgs & Record<string, unknown>): Promise<{ answer: Answer; texts: [string, string][]; surfaces: [string, Surface][] }>;
+  run(
+    args: LookupArgs & Record<string, unknown>,
+  ): Promise<{ answer: Answer; texts: [string, string][]; surfaces: [string, Surface][] }>;
   close(): Promise<void>;
 }
 
@@ -190,9 +245,12 @@ function probeOf({ scope, audience, tracePath, run, close }: ProbeParts): Probe 
       return failure;
     }
     answers += 1;
-    for (const [where, text] of outcome.texts) expectNoCanary(`${where} of ${JSON.stringify(args)}`, text, audience, echoed);
-    for (const [where, surface] of outcome.surfaces) expectOnlyReadable(`${where} of ${JSON.stringify(args)}`, surface, audience, args.domain);
-    if (outcome.answer.result !== null) expect(outcome.answer.result.access ?? null).toEqual(expectedScope(scope.groups));
+    for (const [where, text] of outcome.texts)
+      expectNoCanary(`${where} of ${JSON.stringify(args)}`, text, audience, echoed);
+    for (const [where, surface] of outcome.surfaces)
+      expectOnlyReadable(`${where} of ${JSON.stringify(args)}`, surface, audience, args.domain);
+    if (outcome.answer.result !== null)
+      expect(outcome.answer.result.access ?? null).toEqual(expectedScope(scope.groups));
     return outcome.answer;
   }
   return {
@@ -210,7 +268,10 @@ function probeOf({ scope, audience, tracePath, run, close }: ProbeParts): Probe 
         const where = `trace line of ${JSON.stringify(line.input)}`;
         expectNoCanary(where, JSON.stringify(line), audience, [line.input.query, line.input.domain]);
         expectOnlyReadable(where, surfaceOfTrace(line), audience, line.input.domain);
-        if (line.status === "success") expect(line.access).toEqual(scopeLine === null ? null : { ...scopeLine, group_count: scopeLine.groups.length });
+        if (line.status === "success")
+          expect(line.access).toEqual(
+            scopeLine === null ? null : { ...scopeLine, group_count: scopeLine.groups.length },
+          );
       }
       expect(lines.filter((line) => line.status === "success")).toHaveLength(answers);
       return lines;
@@ -228,8 +289,19 @@ export interface ProbeOptions {
 }
 
 /** Lookups through `createLookupKnowledgeTool`: its text and artifact are checked. */
-export function toolProbe({ knowledgeBase, scope, audience, tracePath, retrieval = {} }: ProbeOptions): Probe & { tool: ReturnType<typeof createLookupKnowledgeTool> } {
-  const tool = createLookupKnowledgeTool({ ...retrieval, knowledgeBase, tracePath, ...(scope.access ? { access: scope.access } : {}) });
+export function toolProbe({
+  knowledgeBase,
+  scope,
+  audience,
+  tracePath,
+  retrieval = {},
+}: ProbeOptions): Probe & { tool: ReturnType<typeof createLookupKnowledgeTool> } {
+  const tool = createLookupKnowledgeTool({
+    ...retrieval,
+    knowledgeBase,
+    tracePath,
+    ...(scope.access ? { access: scope.access } : {}),
+  });
   let calls = 0;
   const probe = probeOf({
     scope,
@@ -237,7 +309,10 @@ export function toolProbe({ knowledgeBase, scope, audience, tracePath, retrieval
     tracePath,
     async run(args) {
       calls += 1;
-      const message = await tool.invoke({ type: "tool_call", id: `call-${calls}`, name: tool.name, args }, { configurable: scope.configurable });
+      const message = await tool.invoke(
+        { type: "tool_call", id: `call-${calls}`, name: tool.name, args },
+        { configurable: scope.configurable },
+      );
       const result = message.artifact as LookupResult;
       const text = String(message.content);
       return {
@@ -255,8 +330,16 @@ export function toolProbe({ knowledgeBase, scope, audience, tracePath, retrieval
 }
 
 /** Lookups through `createRetrievalGraph(...).invoke`: the whole output state is checked. `claim` is merged into each input. */
-export function graphProbe({ knowledgeBase, scope, audience, tracePath, retrieval = {} }: ProbeOptions, claim: Record<string, unknown> = {}): Probe {
-  const graph = createRetrievalGraph({ ...retrieval, knowledgeBase, tracePath, ...(scope.access ? { access: scope.access } : {}) });
+export function graphProbe(
+  { knowledgeBase, scope, audience, tracePath, retrieval = {} }: ProbeOptions,
+  claim: Record<string, unknown> = {},
+): Probe {
+  const graph = createRetrievalGraph({
+    ...retrieval,
+    knowledgeBase,
+    tracePath,
+    ...(scope.access ? { access: scope.access } : {}),
+  });
   return probeOf({
     scope,
     audience,
@@ -266,7 +349,10 @@ export function graphProbe({ knowledgeBase, scope, audience, tracePath, retrieva
       const result = state.result!;
       const candidates = [...state.l0Candidates, ...state.l1Candidates];
       const stateSurface: Surface = {
-        sources: [...candidates.map((candidate) => candidate.chunk.source), ...state.evidence.map((block) => block.source)],
+        sources: [
+          ...candidates.map((candidate) => candidate.chunk.source),
+          ...state.evidence.map((block) => block.source),
+        ],
         titles: candidates.map((candidate) => candidate.chunk.meta.title),
         phrases: [...state.hints.keywords, ...state.hints.entities],
         domains: [...candidates.map((candidate) => candidate.chunk.meta.domain), ...state.hints.domains],
@@ -292,7 +378,13 @@ export function retrieverProbe({ knowledgeBase, scope, audience, tracePath, retr
     const key = `${domain ?? ""}\u0000${limit ?? ""}`;
     let retriever = retrievers.get(key);
     if (retriever === undefined) {
-      retriever = knowledgeBase.asRetriever({ ...retrieval, tracePath, ...(scope.access ? { access: scope.access } : {}), ...(domain !== undefined ? { domain } : {}), ...(limit !== undefined ? { limit } : {}) });
+      retriever = knowledgeBase.asRetriever({
+        ...retrieval,
+        tracePath,
+        ...(scope.access ? { access: scope.access } : {}),
+        ...(domain !== undefined ? { domain } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      });
       retrievers.set(key, retriever);
     }
     return retriever;
@@ -327,13 +419,19 @@ export function retrieverProbe({ knowledgeBase, scope, audience, tracePath, retr
 }
 
 /** The JSON schema of a tool's input. */
-export const jsonSchemaOf = (schema: unknown): Record<string, unknown> => z.toJSONSchema(schema as z.ZodType) as Record<string, unknown>;
+export const jsonSchemaOf = (schema: unknown): Record<string, unknown> =>
+  z.toJSONSchema(schema as z.ZodType) as Record<string, unknown>;
 
 /**
  * Checks what the model is told before any lookup: the description and the input schema are
  * exactly those of the domains `scope` may be offered, and hold no canary of a file it cannot read.
  */
-export function expectToolTellsOnly(tool: ReturnType<typeof createLookupKnowledgeTool>, scope: ScopeCase, phase: CorpusPhase, unlabelled: Unlabelled): void {
+export function expectToolTellsOnly(
+  tool: ReturnType<typeof createLookupKnowledgeTool>,
+  scope: ScopeCase,
+  phase: CorpusPhase,
+  unlabelled: Unlabelled,
+): void {
   const offered = readableDomains({ groups: scope.offered, phase, unlabelled });
   const schema = jsonSchemaOf(tool.schema);
   expect(tool.description).toBe(describeLookupKnowledge(offered));

@@ -117,7 +117,16 @@ const HR_SALARY: LeakDoc = {
   heading: "Zqsalheading Levels",
   body: "Band zqsalbody ranges from 40k to 90k; the Zqsalentity Payroll export runs monthly.",
   access: ["hr"],
-  canaries: ["zqsalpath", "zqsaltitle", "compensation", "zqsalkeyword", "zqsalentity", "zqsalalias", "zqsalheading", "zqsalbody"],
+  canaries: [
+    "zqsalpath",
+    "zqsaltitle",
+    "compensation",
+    "zqsalkeyword",
+    "zqsalentity",
+    "zqsalalias",
+    "zqsalheading",
+    "zqsalbody",
+  ],
 };
 
 const FINANCE_BUDGET: LeakDoc = {
@@ -132,7 +141,16 @@ const FINANCE_BUDGET: LeakDoc = {
   heading: "Zqfinheading Forecast",
   body: "The zqfinbody forecast is signed off by the Zqfinentity Bank liaison every quarter.",
   access: ["finance"],
-  canaries: ["zqfinpath", "zqfintitle", "treasury", "zqfinkeyword", "zqfinentity", "zqfinalias", "zqfinheading", "zqfinbody"],
+  canaries: [
+    "zqfinpath",
+    "zqfintitle",
+    "treasury",
+    "zqfinkeyword",
+    "zqfinentity",
+    "zqfinalias",
+    "zqfinheading",
+    "zqfinbody",
+  ],
 };
 
 /** Labelled `"hr, finance"` (the string form), in the public `travel` domain. */
@@ -148,7 +166,15 @@ const SHARED_RELOCATION: LeakDoc = {
   body: "The zqbothbody relocation allowance is paid through Zqbothentity Movers.",
   access: ["hr", "finance"],
   accessAsString: true,
-  canaries: ["zqbothpath", "zqbothtitle", "zqbothkeyword", "zqbothentity", "zqbothalias", "zqbothheading", "zqbothbody"],
+  canaries: [
+    "zqbothpath",
+    "zqbothtitle",
+    "zqbothkeyword",
+    "zqbothentity",
+    "zqbothalias",
+    "zqbothheading",
+    "zqbothbody",
+  ],
 };
 
 /** `access: []`: nobody reads it, in a domain of its own. */
@@ -163,7 +189,16 @@ const NOBODY_KEYS: LeakDoc = {
   heading: "Zqnoneheading Rotation",
   body: "The zqnonebody root keys live in the Zqnoneentity HSM.",
   access: [],
-  canaries: ["zqnonepath", "zqnonetitle", "zqnonedomain", "zqnonekeyword", "zqnoneentity", "zqnonealias", "zqnoneheading", "zqnonebody"],
+  canaries: [
+    "zqnonepath",
+    "zqnonetitle",
+    "zqnonedomain",
+    "zqnonekeyword",
+    "zqnoneentity",
+    "zqnonealias",
+    "zqnoneheading",
+    "zqnonebody",
+  ],
 };
 
 /** Public at first, hr-only after the update, in the public `it` domain. */
@@ -179,7 +214,15 @@ const CLOSING_VPN: LeakDoc = {
   body: "Install the zqclosebody profile from the Zqcloseentity Gateway.",
   access: null,
   accessAfterUpdate: ["hr"],
-  canaries: ["zqclosepath", "zqclosetitle", "zqclosekeyword", "zqcloseentity", "zqclosealias", "zqcloseheading", "zqclosebody"],
+  canaries: [
+    "zqclosepath",
+    "zqclosetitle",
+    "zqclosekeyword",
+    "zqcloseentity",
+    "zqclosealias",
+    "zqcloseheading",
+    "zqclosebody",
+  ],
 };
 
 /** hr-only at first, in a domain of its own, public after the update. */
@@ -195,7 +238,16 @@ const OPENING_LEAVE: LeakDoc = {
   body: "Parents get zqopenbody weeks paid by the Zqopenentity Fund.",
   access: ["hr"],
   accessAfterUpdate: null,
-  canaries: ["zqopenpath", "zqopentitle", "zqopendomain", "zqopenkeyword", "zqopenentity", "zqopenalias", "zqopenheading", "zqopenbody"],
+  canaries: [
+    "zqopenpath",
+    "zqopentitle",
+    "zqopendomain",
+    "zqopenkeyword",
+    "zqopenentity",
+    "zqopenalias",
+    "zqopenheading",
+    "zqopenbody",
+  ],
 };
 
 /** Every file of the corpus. */
@@ -237,7 +289,12 @@ export type Unlabelled = "allow" | "deny";
  * Whether a lookup of `groups` (null: unscoped) may read `doc`: the model of the rule the
  * suite checks the library against.
  */
-export function mayRead(doc: LeakDoc, groups: readonly string[] | null, phase: CorpusPhase, unlabelled: Unlabelled = "allow"): boolean {
+export function mayRead(
+  doc: LeakDoc,
+  groups: readonly string[] | null,
+  phase: CorpusPhase,
+  unlabelled: Unlabelled = "allow",
+): boolean {
   if (groups === null) return true;
   const label = accessIn(doc, phase);
   return label === null ? unlabelled === "allow" : label.some((group) => groups.includes(group));
@@ -259,7 +316,11 @@ export function markdownOf(doc: LeakDoc, phase: CorpusPhase): string {
 }
 
 /** Writes the files of the corpus (`docs`: a part of it) in `phase` below `dir`. */
-export async function writeLeakCorpus(dir: string, phase: CorpusPhase, docs: readonly LeakDoc[] = LEAK_DOCS): Promise<void> {
+export async function writeLeakCorpus(
+  dir: string,
+  phase: CorpusPhase,
+  docs: readonly LeakDoc[] = LEAK_DOCS,
+): Promise<void> {
   for (const doc of docs) {
     const path = join(dir, doc.path);
     await mkdir(dirname(path), { recursive: true });
@@ -290,11 +351,16 @@ export function attackQueries(doc: LeakDoc): AttackQuery[] {
     ["heading", doc.heading],
     ["body", doc.body],
   ];
-  return queries.filter(([, query]) => query.trim().length > 0).map(([label, query]) => ({ label: `${doc.key} ${label}`, query, target: doc }));
+  return queries
+    .filter(([, query]) => query.trim().length > 0)
+    .map(([label, query]) => ({ label: `${doc.key} ${label}`, query, target: doc }));
 }
 
 /** The labelled files (and the file that becomes labelled): what every attack aims at. */
 export const ATTACKED_DOCS = LEAK_DOCS.filter((doc) => doc.access !== null || doc.accessAfterUpdate !== undefined);
 
 /** One query naming every file's canaries and titles: with `limit: 20` it asks for everything. */
-export const KITCHEN_SINK_QUERY = [DECOY_QUERY, ...LEAK_DOCS.flatMap((doc) => [doc.title, ...doc.canaries.filter((canary) => !canary.includes("-"))])].join(" ");
+export const KITCHEN_SINK_QUERY = [
+  DECOY_QUERY,
+  ...LEAK_DOCS.flatMap((doc) => [doc.title, ...doc.canaries.filter((canary) => !canary.includes("-"))]),
+].join(" ");

@@ -7,7 +7,15 @@
 import type { VectorStoreL1Option } from "../../src/index.js";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLookupKnowledgeTool, createRetrievalGraph, KnowledgeBase, LookupKnowledgeError, type AccessOption, type LookupResult, type ToolInvocationRecord } from "../../src/index.js";
+import {
+  createLookupKnowledgeTool,
+  createRetrievalGraph,
+  KnowledgeBase,
+  LookupKnowledgeError,
+  type AccessOption,
+  type LookupResult,
+  type ToolInvocationRecord,
+} from "../../src/index.js";
 import { createTempDirs, readJsonl } from "../integration/helpers/integration-fixtures.js";
 import { HashedWordEmbeddings, QUERY_EMBEDDING_FAILURE } from "./hashed-embeddings.js";
 import {
@@ -27,7 +35,20 @@ import {
   type ProbeOptions,
   type ScopeCase,
 } from "./leak-checks.js";
-import { ATTACKED_DOCS, attackQueries, DECOY_QUERY, DOC, KITCHEN_SINK_QUERY, LEAK_DOCS, mayRead, writeLeakCorpus, type AttackQuery, type CorpusPhase, type LeakDoc, type Unlabelled } from "./leak-corpus.js";
+import {
+  ATTACKED_DOCS,
+  attackQueries,
+  DECOY_QUERY,
+  DOC,
+  KITCHEN_SINK_QUERY,
+  LEAK_DOCS,
+  mayRead,
+  writeLeakCorpus,
+  type AttackQuery,
+  type CorpusPhase,
+  type LeakDoc,
+  type Unlabelled,
+} from "./leak-corpus.js";
 
 /** Where L1 lives for one run of the suite. */
 export interface L1Backend {
@@ -52,11 +73,17 @@ const TITLE_ATTACKS = ATTACKS.filter((attack) => kindOf(attack) === "title");
 function expectTarget(answer: { sources: string[] }, attack: AttackQuery, audience: Audience): void {
   const readable = mayRead(attack.target, audience.groups, audience.phase, audience.unlabelled);
   if (!readable) {
-    expect(answer.sources.filter((source) => isOf(source, attack.target)), attack.label).toEqual([]);
+    expect(
+      answer.sources.filter((source) => isOf(source, attack.target)),
+      attack.label,
+    ).toEqual([]);
   } else if (kindOf(attack) === "title") {
     expect(answer.sources[0], attack.label).toSatisfy((source: string) => isOf(source, attack.target));
   } else if (FINDS_TARGET.has(kindOf(attack))) {
-    expect(answer.sources.some((source) => isOf(source, attack.target)), attack.label).toBe(true);
+    expect(
+      answer.sources.some((source) => isOf(source, attack.target)),
+      attack.label,
+    ).toBe(true);
   }
 }
 
@@ -75,9 +102,21 @@ export function describeLeakSuite(backend: L1Backend): void {
     let traces = 0;
 
     const build = (namespace: string, unlabelled?: Unlabelled) =>
-      KnowledgeBase.build({ corpusDir, embeddings, onWarning: () => {}, ...(unlabelled ? { unlabelled } : {}), ...(stores.vectorStore(namespace) ? { vectorStore: stores.vectorStore(namespace) } : {}) });
+      KnowledgeBase.build({
+        corpusDir,
+        embeddings,
+        onWarning: () => {},
+        ...(unlabelled ? { unlabelled } : {}),
+        ...(stores.vectorStore(namespace) ? { vectorStore: stores.vectorStore(namespace) } : {}),
+      });
     const tracePath = async () => join(await temp.make(), `trace-${++traces}.jsonl`);
-    const probeOptions = async (knowledgeBase: KnowledgeBase, scope: ScopeCase, phase: CorpusPhase = "initial", unlabelled: Unlabelled = "allow", retrieval: ProbeOptions["retrieval"] = {}): Promise<ProbeOptions> => ({
+    const probeOptions = async (
+      knowledgeBase: KnowledgeBase,
+      scope: ScopeCase,
+      phase: CorpusPhase = "initial",
+      unlabelled: Unlabelled = "allow",
+      retrieval: ProbeOptions["retrieval"] = {},
+    ): Promise<ProbeOptions> => ({
       knowledgeBase,
       scope,
       audience: { groups: scope.groups, phase, unlabelled },
@@ -181,7 +220,8 @@ export function describeLeakSuite(backend: L1Backend): void {
         expect(everything.result).toMatchObject({ l1Status: status, fallbackReason: reason });
         expect(filesOf(everything.sources)).toEqual(pathsOf(readableDocs(audience)));
         const decoy = await probe.lookup({ query: DECOY_QUERY });
-        if (!mayRead(DOC.hrDecoy, scope.groups, "initial")) expect(decoy.result?.primary?.source).toSatisfy((source: string) => isOf(source, DOC.publicReimbursement));
+        if (!mayRead(DOC.hrDecoy, scope.groups, "initial"))
+          expect(decoy.result?.primary?.source).toSatisfy((source: string) => isOf(source, DOC.publicReimbursement));
         await probe.finish();
       });
 
@@ -195,24 +235,36 @@ export function describeLeakSuite(backend: L1Backend): void {
             expectTarget(answer, attack, audience);
           }
           const decoy = await probe.lookup({ query: DECOY_QUERY });
-          if (!mayRead(DOC.hrDecoy, scope.groups, "initial")) expect(decoy.result?.primary?.source).toSatisfy((source: string) => isOf(source, DOC.publicReimbursement));
+          if (!mayRead(DOC.hrDecoy, scope.groups, "initial"))
+            expect(decoy.result?.primary?.source).toSatisfy((source: string) => isOf(source, DOC.publicReimbursement));
           await probe.lookup({ query: KITCHEN_SINK_QUERY, limit: 20 });
         } finally {
           embeddings.failQueries = false;
         }
         const lines = await probe.finish();
-        expect(lines.map((line) => line.retrieval_details?.l1.error)).toEqual(lines.map(() => expect.stringContaining(QUERY_EMBEDDING_FAILURE)));
+        expect(lines.map((line) => line.retrieval_details?.l1.error)).toEqual(
+          lines.map(() => expect.stringContaining(QUERY_EMBEDDING_FAILURE)),
+        );
       });
 
       it("returns only readable documents from the retriever, in page content and metadata", async () => {
         const probe = retrieverProbe(await probeOptions(kb, scope));
-        for (const attack of [...TITLE_ATTACKS, ...ATTACKS.filter((a) => kindOf(a) === "keywords")]) expectTarget(await probe.lookup({ query: attack.query, limit: 20 }), attack, audience);
-        expect((await probe.lookup({ query: KITCHEN_SINK_QUERY, limit: 20 })).sources.length).toBe(readableDocs(audience).length);
+        for (const attack of [...TITLE_ATTACKS, ...ATTACKS.filter((a) => kindOf(a) === "keywords")])
+          expectTarget(await probe.lookup({ query: attack.query, limit: 20 }), attack, audience);
+        expect((await probe.lookup({ query: KITCHEN_SINK_QUERY, limit: 20 })).sources.length).toBe(
+          readableDocs(audience).length,
+        );
         for (const doc of [DOC.hrSalary, DOC.nobodyKeys]) {
           // A fixed scope refuses a domain it cannot read as it refuses a missing one (see the blank-label suite); a scope function's
           // retriever takes any domain of the base, and a caller who cannot read it finds nothing.
-          if (!mayRead(doc, scope.groups, "initial") && scope.access !== undefined && typeof scope.access !== "function") {
-            expect(() => kb.asRetriever({ access: scope.access, domain: doc.domain, tracePath: null })).toThrow(`option domain ${JSON.stringify(doc.domain)} is not a domain of the knowledge base`);
+          if (
+            !mayRead(doc, scope.groups, "initial") &&
+            scope.access !== undefined &&
+            typeof scope.access !== "function"
+          ) {
+            expect(() => kb.asRetriever({ access: scope.access, domain: doc.domain, tracePath: null })).toThrow(
+              `option domain ${JSON.stringify(doc.domain)} is not a domain of the knowledge base`,
+            );
             continue;
           }
           const { sources } = await probe.lookup({ query: doc.title, domain: doc.domain, limit: 20 });
@@ -224,13 +276,17 @@ export function describeLeakSuite(backend: L1Backend): void {
       it("returns only readable evidence and state from the retrieval graph, whatever scope its input claims", async () => {
         const claimed = { scope: { groups: ["hr", "finance"], digest: "0000000000000000" } };
         const probe = graphProbe(await probeOptions(kb, scope), claimed);
-        for (const attack of [...TITLE_ATTACKS, ...ATTACKS.filter((a) => kindOf(a) === "aliases")]) expectTarget(await probe.lookup({ query: attack.query, limit: 20 }), attack, audience);
+        for (const attack of [...TITLE_ATTACKS, ...ATTACKS.filter((a) => kindOf(a) === "aliases")])
+          expectTarget(await probe.lookup({ query: attack.query, limit: 20 }), attack, audience);
         await probe.finish();
       });
 
       it("finds the same candidates, counts, hints and domain filter as a knowledge base of only the files the scope reads", async () => {
         const probe = toolProbe(await probeOptions(kb, scope));
-        const reference = createRetrievalGraph({ knowledgeBase: await referenceFor(readableDocs(audience)), tracePath: null });
+        const reference = createRetrievalGraph({
+          knowledgeBase: await referenceFor(readableDocs(audience)),
+          tracePath: null,
+        });
         // Scores may differ (BM25's IDF counts every file, see docs/access-control.md); what was found, and how much, may not.
         const observable = (result: LookupResult) => ({
           sources: result.evidence.map((block) => block.source).sort(),
@@ -265,13 +321,25 @@ export function describeLeakSuite(backend: L1Backend): void {
       const tool = createLookupKnowledgeTool({ knowledgeBase: kb, access: groupsFromConfig, tracePath: path });
       const retriever = kb.asRetriever({ access: groupsFromConfig, tracePath: path, limit: 20 });
       const callers = [["hr"], [], ["finance"], ["hr", "finance"]];
-      const calls = Array.from({ length: 24 }, (_, i) => ({ groups: callers[i % callers.length], query: TITLE_ATTACKS[i % TITLE_ATTACKS.length].query, viaTool: i % 3 !== 2 }));
+      const calls = Array.from({ length: 24 }, (_, i) => ({
+        groups: callers[i % callers.length],
+        query: TITLE_ATTACKS[i % TITLE_ATTACKS.length].query,
+        viaTool: i % 3 !== 2,
+      }));
       const answers = await Promise.all(
         calls.map(async ({ groups, query, viaTool }, i) => {
           const configurable = { groups };
           if (viaTool) {
-            const message = await tool.invoke({ type: "tool_call", id: `concurrent-${i}`, name: tool.name, args: { query, limit: 20 } }, { configurable });
-            return { groups, query, text: `${String(message.content)} ${JSON.stringify(message.artifact)}`, sources: (message.artifact as LookupResult).evidence.map((block) => block.source) };
+            const message = await tool.invoke(
+              { type: "tool_call", id: `concurrent-${i}`, name: tool.name, args: { query, limit: 20 } },
+              { configurable },
+            );
+            return {
+              groups,
+              query,
+              text: `${String(message.content)} ${JSON.stringify(message.artifact)}`,
+              sources: (message.artifact as LookupResult).evidence.map((block) => block.source),
+            };
           }
           const docs = await retriever.invoke(query, { configurable });
           return { groups, query, text: JSON.stringify(docs), sources: docs.map((doc) => doc.metadata.source) };
@@ -290,19 +358,33 @@ export function describeLeakSuite(backend: L1Backend): void {
         const audience: Audience = { groups: line.access!.groups, phase: "initial", unlabelled: "allow" };
         expectNoCanary("a concurrent trace line", JSON.stringify(line), audience, [line.input.query]);
       }
-      expect(lines.map((line) => line.access!.groups.join(",")).sort()).toEqual(calls.map(({ groups }) => [...groups].sort().join(",")).sort());
+      expect(lines.map((line) => line.access!.groups.join(",")).sort()).toEqual(
+        calls.map(({ groups }) => [...groups].sort().join(",")).sort(),
+      );
     });
 
     it("reads every file, the one labelled for nobody included, without an access option", async () => {
       const tool = toolProbe(await probeOptions(kb, UNSCOPED));
       expectToolTellsOnly(tool.tool, UNSCOPED, "initial", "allow");
-      for (const attack of TITLE_ATTACKS) expectTarget(await tool.lookup({ query: attack.query }), attack, { groups: null, phase: "initial", unlabelled: "allow" });
-      expect(filesOf((await tool.lookup({ query: KITCHEN_SINK_QUERY, limit: 20 })).sources)).toEqual(pathsOf(LEAK_DOCS));
+      for (const attack of TITLE_ATTACKS)
+        expectTarget(await tool.lookup({ query: attack.query }), attack, {
+          groups: null,
+          phase: "initial",
+          unlabelled: "allow",
+        });
+      expect(filesOf((await tool.lookup({ query: KITCHEN_SINK_QUERY, limit: 20 })).sources)).toEqual(
+        pathsOf(LEAK_DOCS),
+      );
       const retriever = retrieverProbe(await probeOptions(kb, UNSCOPED));
-      expect((await retriever.lookup({ query: DOC.nobodyKeys.title })).sources[0]).toSatisfy((source: string) => isOf(source, DOC.nobodyKeys));
+      expect((await retriever.lookup({ query: DOC.nobodyKeys.title })).sources[0]).toSatisfy((source: string) =>
+        isOf(source, DOC.nobodyKeys),
+      );
       const graph = graphProbe(await probeOptions(kb, UNSCOPED));
-      expect((await graph.lookup({ query: DOC.hrSalary.title })).sources[0]).toSatisfy((source: string) => isOf(source, DOC.hrSalary));
-      for (const probe of [tool, retriever, graph]) expect((await probe.finish()).every((line) => line.access === null)).toBe(true);
+      expect((await graph.lookup({ query: DOC.hrSalary.title })).sources[0]).toSatisfy((source: string) =>
+        isOf(source, DOC.hrSalary),
+      );
+      for (const probe of [tool, retriever, graph])
+        expect((await probe.finish()).every((line) => line.access === null)).toBe(true);
     });
 
     describe('with unlabelled: "deny"', () => {
@@ -314,10 +396,18 @@ export function describeLeakSuite(backend: L1Backend): void {
         denying = await build("leak_deny", "deny");
         const saved = await temp.make();
         await kb.save(saved);
-        loaded = await KnowledgeBase.load(saved, { embeddings, unlabelled: "deny", ...(stores.vectorStore("leak") ? { vectorStore: stores.vectorStore("leak") } : {}) });
+        loaded = await KnowledgeBase.load(saved, {
+          embeddings,
+          unlabelled: "deny",
+          ...(stores.vectorStore("leak") ? { vectorStore: stores.vectorStore("leak") } : {}),
+        });
         const savedDeny = await temp.make();
         await denying.save(savedDeny);
-        reloadedAllow = await KnowledgeBase.load(savedDeny, { embeddings, unlabelled: "allow", ...(stores.vectorStore("leak_deny") ? { vectorStore: stores.vectorStore("leak_deny") } : {}) });
+        reloadedAllow = await KnowledgeBase.load(savedDeny, {
+          embeddings,
+          unlabelled: "allow",
+          ...(stores.vectorStore("leak_deny") ? { vectorStore: stores.vectorStore("leak_deny") } : {}),
+        });
       });
 
       const bases = () =>
@@ -347,15 +437,24 @@ export function describeLeakSuite(backend: L1Backend): void {
         const hr = SCOPES[3];
         for (const [label, knowledgeBase] of bases()) {
           const probe = toolProbe(await probeOptions(knowledgeBase, hr, "initial", "deny"));
-          expect(filesOf((await probe.lookup({ query: KITCHEN_SINK_QUERY, limit: 20 })).sources), label).toEqual(pathsOf(LEAK_DOCS.filter((doc) => doc.access?.includes("hr"))));
-          for (const attack of TITLE_ATTACKS) expectTarget(await probe.lookup({ query: attack.query }), attack, { groups: ["hr"], phase: "initial", unlabelled: "deny" });
+          expect(filesOf((await probe.lookup({ query: KITCHEN_SINK_QUERY, limit: 20 })).sources), label).toEqual(
+            pathsOf(LEAK_DOCS.filter((doc) => doc.access?.includes("hr"))),
+          );
+          for (const attack of TITLE_ATTACKS)
+            expectTarget(await probe.lookup({ query: attack.query }), attack, {
+              groups: ["hr"],
+              phase: "initial",
+              unlabelled: "deny",
+            });
           await probe.finish();
         }
       });
 
       it("still reads every file without an access option", async () => {
         const probe = toolProbe(await probeOptions(denying, UNSCOPED, "initial", "deny"));
-        expect(filesOf((await probe.lookup({ query: KITCHEN_SINK_QUERY, limit: 20 })).sources)).toEqual(pathsOf(LEAK_DOCS));
+        expect(filesOf((await probe.lookup({ query: KITCHEN_SINK_QUERY, limit: 20 })).sources)).toEqual(
+          pathsOf(LEAK_DOCS),
+        );
         await probe.finish();
       });
     });
@@ -395,35 +494,59 @@ export function describeLeakSuite(backend: L1Backend): void {
         const lines = (await readJsonl(path)) as ToolInvocationRecord[];
         expect(lines).toHaveLength(calls);
         for (const line of lines) {
-          expect(line).toMatchObject({ status: "error", error_type: "ACCESS_DENIED", access: null, retrieval_details: null, tool_name: toolName });
+          expect(line).toMatchObject({
+            status: "error",
+            error_type: "ACCESS_DENIED",
+            access: null,
+            retrieval_details: null,
+            tool_name: toolName,
+          });
           expect(JSON.stringify(line)).not.toContain(SECRET);
-          expectNoCanary("the denial's trace line", JSON.stringify(line), { groups: [], phase: "initial", unlabelled: "deny" }, [line.input.query]);
+          expectNoCanary(
+            "the denial's trace line",
+            JSON.stringify(line),
+            { groups: [], phase: "initial", unlabelled: "deny" },
+            [line.input.query],
+          );
         }
       }
 
-      it.each(failures)("denies every lookup through the tool when it %s, writing one error line per call", async (_label, access, configurable) => {
-        const path = await tracePath();
-        const probe = toolProbe({ ...(await probeOptions(kb, { name: "failing", access, configurable, groups: [], offered: [] })), tracePath: path, retrieval: { accessTimeoutMs: 50 } });
-        for (const query of [DOC.hrSalary.title, KITCHEN_SINK_QUERY]) {
-          const started = Date.now();
-          const outcome = await probe.attempt({ query, limit: 20 });
-          expectDenied(outcome);
-          expect(Date.now() - started).toBeLessThan(2000);
-        }
-        await probe.tool.close();
-        await expectDenialLines(path, 2, "lookup_knowledge");
-      });
+      it.each(failures)(
+        "denies every lookup through the tool when it %s, writing one error line per call",
+        async (_label, access, configurable) => {
+          const path = await tracePath();
+          const probe = toolProbe({
+            ...(await probeOptions(kb, { name: "failing", access, configurable, groups: [], offered: [] })),
+            tracePath: path,
+            retrieval: { accessTimeoutMs: 50 },
+          });
+          for (const query of [DOC.hrSalary.title, KITCHEN_SINK_QUERY]) {
+            const started = Date.now();
+            const outcome = await probe.attempt({ query, limit: 20 });
+            expectDenied(outcome);
+            expect(Date.now() - started).toBeLessThan(2000);
+          }
+          await probe.tool.close();
+          await expectDenialLines(path, 2, "lookup_knowledge");
+        },
+      );
 
       it.each(failures.filter(([label]) => ["throws", "hangs past accessTimeoutMs", "returns null"].includes(label)))(
         "denies the graph and the retriever too when it %s, one error line each",
         async (_label, access, configurable) => {
           const scope: ScopeCase = { name: "failing", access, configurable, groups: [], offered: [] };
           const graphTrace = await tracePath();
-          const graph = graphProbe({ ...(await probeOptions(kb, scope, "initial", "allow", { accessTimeoutMs: 50 })), tracePath: graphTrace });
+          const graph = graphProbe({
+            ...(await probeOptions(kb, scope, "initial", "allow", { accessTimeoutMs: 50 })),
+            tracePath: graphTrace,
+          });
           expectDenied(await graph.attempt({ query: DOC.hrSalary.title }));
           await expectDenialLines(graphTrace, 1, "lookup_knowledge");
           const retrieverTrace = await tracePath();
-          const retriever = retrieverProbe({ ...(await probeOptions(kb, scope, "initial", "allow", { accessTimeoutMs: 50 })), tracePath: retrieverTrace });
+          const retriever = retrieverProbe({
+            ...(await probeOptions(kb, scope, "initial", "allow", { accessTimeoutMs: 50 })),
+            tracePath: retrieverTrace,
+          });
           expectDenied(await retriever.attempt({ query: DOC.hrSalary.title }));
           await expectDenialLines(retrieverTrace, 1, "lookup_knowledge_retriever");
         },
@@ -442,14 +565,21 @@ export function describeLeakSuite(backend: L1Backend): void {
           const audience: Audience = { groups: scope.groups, phase: "updated", unlabelled: "allow" };
           const tool = toolProbe(await probeOptions(knowledgeBase, scope, "updated"));
           expectToolTellsOnly(tool.tool, scope, "updated", "allow");
-          for (const attack of [...flipped, ...TITLE_ATTACKS]) expectTarget(await tool.lookup({ query: attack.query }), attack, audience);
-          expect(filesOf((await tool.lookup({ query: KITCHEN_SINK_QUERY, limit: 20 })).sources)).toEqual(pathsOf(readableDocs(audience)));
+          for (const attack of [...flipped, ...TITLE_ATTACKS])
+            expectTarget(await tool.lookup({ query: attack.query }), attack, audience);
+          expect(filesOf((await tool.lookup({ query: KITCHEN_SINK_QUERY, limit: 20 })).sources)).toEqual(
+            pathsOf(readableDocs(audience)),
+          );
           // The file opened to everyone is found by L1 too: its vectors carry the new label.
           const opened = await tool.lookup({ query: DOC.openingLeave.title });
-          expect(opened.result?.primary).toMatchObject({ source: expect.stringMatching(/^leave\//), retrievalLayer: "L0+L1" });
+          expect(opened.result?.primary).toMatchObject({
+            source: expect.stringMatching(/^leave\//),
+            retrievalLayer: "L0+L1",
+          });
           await tool.finish();
           const graph = graphProbe(await probeOptions(knowledgeBase, scope, "updated"));
-          for (const attack of flipped) expectTarget(await graph.lookup({ query: attack.query, limit: 20 }), attack, audience);
+          for (const attack of flipped)
+            expectTarget(await graph.lookup({ query: attack.query, limit: 20 }), attack, audience);
           await graph.finish();
         }
       }

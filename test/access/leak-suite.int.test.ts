@@ -12,7 +12,13 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { createLookupKnowledgeTool, KnowledgeBase, memoryDialect, pgvectorDialect, type LookupResult } from "../../src/index.js";
+import {
+  createLookupKnowledgeTool,
+  KnowledgeBase,
+  memoryDialect,
+  pgvectorDialect,
+  type LookupResult,
+} from "../../src/index.js";
 import { testPostgres } from "../helpers/pglite-server.js";
 import { createTempDirs } from "../integration/helpers/integration-fixtures.js";
 import { HashedWordEmbeddings } from "./hashed-embeddings.js";
@@ -39,7 +45,12 @@ describeLeakSuite({
   name: "PGVectorStore on Postgres",
   async open() {
     const postgres = await testPostgres();
-    const pool = new pg.Pool({ connectionString: postgres.url, max: 4, connectionTimeoutMillis: 5000, idleTimeoutMillis: 1000 });
+    const pool = new pg.Pool({
+      connectionString: postgres.url,
+      max: 4,
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 1000,
+    });
     pool.on("error", () => {});
     const tableName = `lk_leak_${process.pid}_${Date.now().toString(36)}`;
     const store = await PGVectorStore.initialize(new FakeEmbeddings(), { pool, tableName, distanceStrategy: "cosine" });
@@ -62,22 +73,41 @@ describe("labels and options that must not fail open", () => {
     ["access: with no value", "access:"],
     ["access: ~", "access: ~"],
     ["access: null", "access: null"],
-  ])("keeps a file labelled %s from an anonymous caller, as it keeps one labelled with only blanks", async (_label, line) => {
-    const corpusDir = join(await temp.make(), "corpus");
-    await writeLeakCorpus(corpusDir, "initial");
-    await writeFile(join(corpusDir, "zqblankpath-board.md"), `---\ntitle: Zqblanktitle Board Minutes\n${line}\n---\nThe zqblankbody board minutes.\n`);
-    const knowledgeBase = await KnowledgeBase.build({ corpusDir, embeddings: new HashedWordEmbeddings(), onWarning: () => {} });
-    const tool = createLookupKnowledgeTool({ knowledgeBase, access: { groups: [] }, tracePath: null });
-    const message = await tool.invoke({ type: "tool_call", id: "blank", name: tool.name, args: { query: "Zqblanktitle Board Minutes zqblankbody" } });
-    const result = message.artifact as LookupResult;
-    expect(result.evidence.map((block) => block.source)).not.toContain("zqblankpath-board.md#top");
-    expect(String(message.content).replaceAll("Zqblanktitle Board Minutes zqblankbody", "")).not.toMatch(/zqblank/i);
-  });
+  ])(
+    "keeps a file labelled %s from an anonymous caller, as it keeps one labelled with only blanks",
+    async (_label, line) => {
+      const corpusDir = join(await temp.make(), "corpus");
+      await writeLeakCorpus(corpusDir, "initial");
+      await writeFile(
+        join(corpusDir, "zqblankpath-board.md"),
+        `---\ntitle: Zqblanktitle Board Minutes\n${line}\n---\nThe zqblankbody board minutes.\n`,
+      );
+      const knowledgeBase = await KnowledgeBase.build({
+        corpusDir,
+        embeddings: new HashedWordEmbeddings(),
+        onWarning: () => {},
+      });
+      const tool = createLookupKnowledgeTool({ knowledgeBase, access: { groups: [] }, tracePath: null });
+      const message = await tool.invoke({
+        type: "tool_call",
+        id: "blank",
+        name: tool.name,
+        args: { query: "Zqblanktitle Board Minutes zqblankbody" },
+      });
+      const result = message.artifact as LookupResult;
+      expect(result.evidence.map((block) => block.source)).not.toContain("zqblankpath-board.md#top");
+      expect(String(message.content).replaceAll("Zqblanktitle Board Minutes zqblankbody", "")).not.toMatch(/zqblank/i);
+    },
+  );
 
   it("answers a fixed-scope retriever's domain that only hidden files hold exactly as a domain the base does not have", async () => {
     const corpusDir = join(await temp.make(), "corpus");
     await writeLeakCorpus(corpusDir, "initial");
-    const knowledgeBase = await KnowledgeBase.build({ corpusDir, embeddings: new HashedWordEmbeddings(), onWarning: () => {} });
+    const knowledgeBase = await KnowledgeBase.build({
+      corpusDir,
+      embeddings: new HashedWordEmbeddings(),
+      onWarning: () => {},
+    });
     const outcome = (domain: string) => {
       try {
         knowledgeBase.asRetriever({ access: { groups: [] }, domain, tracePath: null });

@@ -58,7 +58,9 @@ describe("checkAccessOption", () => {
     ["a group too long", { groups: ["g".repeat(257)] }],
   ])("refuses %s at once with an INVALID_OPTION LookupKnowledgeError", (_label, option) => {
     expect(() => checkAccessOption(option)).toThrow(LookupKnowledgeError);
-    expect(() => checkAccessOption(option)).toThrow(expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining("option access must be") }));
+    expect(() => checkAccessOption(option)).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining("option access must be") }),
+    );
   });
 });
 
@@ -68,7 +70,10 @@ describe("resolveScope", () => {
   });
 
   it("applies a fixed scope", async () => {
-    expect(await resolveScope({ groups: ["ops", "finance", "ops"] }, {})).toEqual({ groups: ["finance", "ops"], digest: groupsDigest(["finance", "ops"]) });
+    expect(await resolveScope({ groups: ["ops", "finance", "ops"] }, {})).toEqual({
+      groups: ["finance", "ops"],
+      digest: groupsDigest(["finance", "ops"]),
+    });
   });
 
   it("applies what a synchronous function returns for the call's config", async () => {

@@ -2,18 +2,33 @@ import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createRetrievalGraph } from "../../src/graph/retrieval-graph.js";
-import { FakeL0Searcher, FakeL1Searcher, REFUND_CHUNK, fakeSource, hints, makeCandidate } from "../helpers/retrieval-fakes.js";
+import {
+  FakeL0Searcher,
+  FakeL1Searcher,
+  REFUND_CHUNK,
+  fakeSource,
+  hints,
+  makeCandidate,
+} from "../helpers/retrieval-fakes.js";
 import { REPO_ROOT } from "../integration/helpers/integration-fixtures.js";
 
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(entries.map((entry) => (entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : Promise.resolve(entry.name.endsWith(".ts") ? [join(dir, entry.name)] : []))));
+  const nested = await Promise.all(
+    entries.map((entry) =>
+      entry.isDirectory()
+        ? sourceFiles(join(dir, entry.name))
+        : Promise.resolve(entry.name.endsWith(".ts") ? [join(dir, entry.name)] : []),
+    ),
+  );
   return nested.flat();
 }
 
 /** Every relative module specifier of a file: static imports, re-exports and dynamic imports. */
 function relativeSpecifiers(text: string): string[] {
-  const found = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)["'](\.{1,2}\/[^"']+)["']/g)].map((match) => match[1]);
+  const found = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)["'](\.{1,2}\/[^"']+)["']/g)].map(
+    (match) => match[1],
+  );
   return [...new Set(found)];
 }
 
@@ -33,7 +48,9 @@ describe("the package's layering", () => {
   });
 
   it("finds an import that leaves src/ when there is one (the check can fail)", () => {
-    expect(relativeSpecifiers(`import { x } from "../../eval/runner/beir-eval.js";\nconst m = await import("./y.js");`)).toEqual(["../../eval/runner/beir-eval.js", "./y.js"]);
+    expect(
+      relativeSpecifiers(`import { x } from "../../eval/runner/beir-eval.js";\nconst m = await import("./y.js");`),
+    ).toEqual(["../../eval/runner/beir-eval.js", "./y.js"]);
   });
 
   it("ships only dist/src, the bin and the README in the package", async () => {
@@ -45,7 +62,10 @@ describe("the package's layering", () => {
 describe("the retrieval graph's shape", () => {
   const source = () =>
     fakeSource({
-      l0: new FakeL0Searcher({ hints: hints({ titles: ["Refunds"] }), candidates: [makeCandidate(REFUND_CHUNK, 3, { coverage: 1 })] }),
+      l0: new FakeL0Searcher({
+        hints: hints({ titles: ["Refunds"] }),
+        candidates: [makeCandidate(REFUND_CHUNK, 3, { coverage: 1 })],
+      }),
       l1: new FakeL1Searcher([makeCandidate(REFUND_CHUNK, 0.8)]),
     });
 
@@ -59,8 +79,14 @@ describe("the retrieval graph's shape", () => {
     for (const l1 of [{ enabled: true }, { enabled: false }]) {
       const graph = createRetrievalGraph({ knowledgeBase: source(), tracePath: null, l1 });
       const steps: string[] = [];
-      for await (const update of await graph.stream({ query: "refund window" }, { streamMode: "updates" })) steps.push(...Object.keys(update));
-      expect(steps).toEqual(["l0_hints", "l1_search", l1.enabled ? "collect_evidence" : "l0_fallback", "dedupe_and_trace"]);
+      for await (const update of await graph.stream({ query: "refund window" }, { streamMode: "updates" }))
+        steps.push(...Object.keys(update));
+      expect(steps).toEqual([
+        "l0_hints",
+        "l1_search",
+        l1.enabled ? "collect_evidence" : "l0_fallback",
+        "dedupe_and_trace",
+      ]);
     }
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { childTimeoutMs, FULL_SIZES, parseBenchArgs, QUICK_MEASURE, type BenchOptions } from "../../bench/bench-options.js";
+import {
+  childTimeoutMs,
+  FULL_SIZES,
+  parseBenchArgs,
+  QUICK_MEASURE,
+  type BenchOptions,
+} from "../../bench/bench-options.js";
 import { BenchError } from "../../bench/bench-error.js";
 
 const parse = (args: string[]) => parseBenchArgs(args, "/work") as BenchOptions;
@@ -15,11 +21,27 @@ describe("parseBenchArgs", () => {
 
   it("makes --quick a 1k smoke run without the incremental step", () => {
     const options = parse(["--quick"]);
-    expect(options).toMatchObject({ mode: "quick", sizes: [1_000], incrementalSize: null, measure: QUICK_MEASURE, serveQueries: 20 });
+    expect(options).toMatchObject({
+      mode: "quick",
+      sizes: [1_000],
+      incrementalSize: null,
+      measure: QUICK_MEASURE,
+      serveQueries: 20,
+    });
   });
 
   it("reads sizes, folders relative to the working folder and the budget", () => {
-    const options = parse(["--sizes", "10000,1000,1_000", "--dataset", "data/scifact", "--out", "/tmp/out", "--budget-s", "5", "--no-incremental"]);
+    const options = parse([
+      "--sizes",
+      "10000,1000,1_000",
+      "--dataset",
+      "data/scifact",
+      "--out",
+      "/tmp/out",
+      "--budget-s",
+      "5",
+      "--no-incremental",
+    ]);
     expect(options.sizes).toEqual([1_000, 10_000]);
     expect(options.dataset).toBe("/work/data/scifact");
     expect(options.outDir).toBe("/tmp/out");
@@ -31,7 +53,11 @@ describe("parseBenchArgs", () => {
     expect(parse([]).filterSize).toBe(100_000);
     expect(parse(["--sizes", "1000,10000"]).filterSize).toBe(10_000);
     expect(parse(["--no-filter"]).filterSize).toBeNull();
-    expect(parse(["--only", "filter", "--filter-size", "50000", "--filter-plan-sizes", "3000,1000"])).toMatchObject({ only: "filter", filterSize: 50_000, filterPlanSizes: [1_000, 3_000] });
+    expect(parse(["--only", "filter", "--filter-size", "50000", "--filter-plan-sizes", "3000,1000"])).toMatchObject({
+      only: "filter",
+      filterSize: 50_000,
+      filterPlanSizes: [1_000, 3_000],
+    });
     expect(parse([]).only).toBeNull();
     expect(() => parse(["--only", "query"])).toThrow(/--only takes filter or reload/);
     expect(() => parse(["--only", "filter", "--no-filter"])).toThrow(BenchError);

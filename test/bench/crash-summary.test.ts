@@ -13,7 +13,9 @@ describe("crashSummary", () => {
       "",
       "Node.js v20.20.2",
     ].join("\n");
-    expect(crashSummary(output)).toBe("SyntaxError: The requested module './embed-chunks.js' does not provide an export named 'embedTexts'");
+    expect(crashSummary(output)).toBe(
+      "SyntaxError: The requested module './embed-chunks.js' does not provide an export named 'embedTexts'",
+    );
   });
 
   it("falls back to the last lines, or says there was no output", () => {

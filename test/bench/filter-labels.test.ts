@@ -1,8 +1,23 @@
 import { describe, expect, it } from "vitest";
 import type { Chunk } from "../../src/index.js";
-import { countFor, domainOf, groupOf, labelChunks, percentLabel, REST_DOMAIN, sampleIds, SELECTIVITIES } from "../../bench/tasks/filter-labels.js";
+import {
+  countFor,
+  domainOf,
+  groupOf,
+  labelChunks,
+  percentLabel,
+  REST_DOMAIN,
+  sampleIds,
+  SELECTIVITIES,
+} from "../../bench/tasks/filter-labels.js";
 
-const chunk = (i: number): Chunk => ({ source: `d${i}`, file: `d${i}`, breadcrumb: [], content: `text ${i}`, meta: { keywords: [], entities: [], aliases: [] } });
+const chunk = (i: number): Chunk => ({
+  source: `d${i}`,
+  file: `d${i}`,
+  breadcrumb: [],
+  content: `text ${i}`,
+  meta: { keywords: [], entities: [], aliases: [] },
+});
 
 describe("labelChunks", () => {
   const size = 10_000;
@@ -33,7 +48,9 @@ describe("labelChunks", () => {
     const ids = chunks.flatMap((c, i) => (c.meta.access?.includes("g1") ? [i] : []));
     expect(Math.min(...ids)).toBeLessThan(size / 10);
     expect(Math.max(...ids)).toBeGreaterThan(size - size / 10);
-    expect(labelChunks(Array.from({ length: size }, (_, i) => chunk(i))).chunks.map((c) => c.meta)).toEqual(chunks.map((c) => c.meta));
+    expect(labelChunks(Array.from({ length: size }, (_, i) => chunk(i))).chunks.map((c) => c.meta)).toEqual(
+      chunks.map((c) => c.meta),
+    );
   });
 
   it("samples distinct ascending ids", () => {

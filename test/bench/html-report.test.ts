@@ -9,7 +9,16 @@ import { summarize } from "../../bench/measure/percentile.js";
 import type { SystemMeasurement } from "../../bench/measure/measure-systems.js";
 
 function system(id: string, label: string, samples: number[]): SystemMeasurement {
-  return { id, label, role: "floor", calls: samples.length, cappedByBudget: id === "langchain_ensemble", distinctQueries: samples.length, warmup: { calls: 2, medianMs: samples[0] }, latency: summarize(samples) };
+  return {
+    id,
+    label,
+    role: "floor",
+    calls: samples.length,
+    cappedByBudget: id === "langchain_ensemble",
+    distinctQueries: samples.length,
+    warmup: { calls: 2, medianMs: samples[0] },
+    latency: summarize(samples),
+  };
 }
 
 function report(): BenchReport {
@@ -20,9 +29,33 @@ function report(): BenchReport {
   ];
   const size: SizeReport = {
     size: 10_000,
-    build: { size: 10_000, chunkCount: 10_000, generateMs: 10, phases: [{ phase: "keyword", firstMs: 0, lastMs: 5_000, durationMs: 5_000, events: 2 }, { phase: "fit", firstMs: 5_000, lastMs: 14_000, durationMs: 9_000, events: 2 }], buildMs: 14_500, saveSteps: [], saveMs: 1_200, indexBytes: 45_600_000, files: {}, maxRssKiB: 800_000 },
+    build: {
+      size: 10_000,
+      chunkCount: 10_000,
+      generateMs: 10,
+      phases: [
+        { phase: "keyword", firstMs: 0, lastMs: 5_000, durationMs: 5_000, events: 2 },
+        { phase: "fit", firstMs: 5_000, lastMs: 14_000, durationMs: 9_000, events: 2 },
+      ],
+      buildMs: 14_500,
+      saveSteps: [],
+      saveMs: 1_200,
+      indexBytes: 45_600_000,
+      files: {},
+      maxRssKiB: 800_000,
+    },
     load: { size: 10_000, loadMs: 900, rssAfterLoadBytes: 1, serve: summarize([1]), maxRssKiB: 500_000 },
-    query: { size: 10_000, queryCount: 300, graphNodes: ["a", "b", "c", "d", "e"], loadMs: 800, setupMs: { raw_flexsearch: 1234 }, systems, toolStages: { l0Ms: summarize([3, 4]) }, toolCallsWithoutTimings: 0, maxRssKiB: 1_000_000 },
+    query: {
+      size: 10_000,
+      queryCount: 300,
+      graphNodes: ["a", "b", "c", "d", "e"],
+      loadMs: 800,
+      setupMs: { raw_flexsearch: 1234 },
+      systems,
+      toolStages: { l0Ms: summarize([3, 4]) },
+      toolCallsWithoutTimings: 0,
+      maxRssKiB: 1_000_000,
+    },
     ratios: computeRatios(Object.fromEntries(systems.map((s) => [s.id, s.latency]))),
   };
   return {
@@ -32,7 +65,16 @@ function report(): BenchReport {
     finishedAt: "2026-12-01T00:01:00.000Z",
     durationMs: 60_000,
     command: "npm run bench -- --quick",
-    machine: { os: "linux", arch: "x64", cpuModel: "Test CPU", cpuCount: 2, totalMemoryBytes: 2 ** 34, node: "v20.0.0", loadavgStart: [0.5, 0.4, 0.3], loadavgEnd: [1, 1, 1] },
+    machine: {
+      os: "linux",
+      arch: "x64",
+      cpuModel: "Test CPU",
+      cpuCount: 2,
+      totalMemoryBytes: 2 ** 34,
+      node: "v20.0.0",
+      loadavgStart: [0.5, 0.4, 0.3],
+      loadavgEnd: [1, 1, 1],
+    },
     packages: { "@langchain/classic": "1.0.50" },
     dataset: "/data/scifact",
     measure: { warmupCalls: 1, warmupMs: 1, budgetMs: 1_000, minCalls: 1, maxCalls: 3 },
@@ -75,7 +117,20 @@ describe("the HTML report", () => {
 
 describe("svg charts", () => {
   it("escapes labels and draws one bar per positive value", () => {
-    const svg = groupedBarChart({ groups: [{ title: "g", rows: [{ label: "a<b", values: [1, 10] }, { label: "c", values: [null, 0] }] }], series: ["p50", "p99"], scale: "log", unit: "ms" });
+    const svg = groupedBarChart({
+      groups: [
+        {
+          title: "g",
+          rows: [
+            { label: "a<b", values: [1, 10] },
+            { label: "c", values: [null, 0] },
+          ],
+        },
+      ],
+      series: ["p50", "p99"],
+      scale: "log",
+      unit: "ms",
+    });
     expect(svg).toContain("a&lt;b");
     expect(svg.match(/<rect [^>]*><title>/g)?.length).toBe(2);
     expect(escapeHtml(`"&'`)).toBe("&quot;&amp;&#39;");

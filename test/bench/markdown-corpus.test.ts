@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { editOneSection, toMarkdownFiles } from "../../bench/dataset/write-markdown-corpus.js";
 import { createPhaseRecorder } from "../../bench/measure/phase-recorder.js";
 
-const docs = Array.from({ length: 25 }, (_, i) => ({ id: `d${i}`, title: `Title "${i}"`, text: `text of doc ${i} with words`, metadata: {} }));
+const docs = Array.from({ length: 25 }, (_, i) => ({
+  id: `d${i}`,
+  title: `Title "${i}"`,
+  text: `text of doc ${i} with words`,
+  metadata: {},
+}));
 
 describe("toMarkdownFiles", () => {
   it("puts perFile documents in each file, one ## section each, under a YAML title", () => {
@@ -29,10 +34,21 @@ describe("createPhaseRecorder", () => {
   it("gives each phase the time from the previous phase's last event to its own last event", () => {
     let now = 0;
     const recorder = createPhaseRecorder(0, () => now);
-    for (const [at, phase] of [[1, "keyword"], [3, "keyword"], [4, "fit"], [9, "fit"], [12, "embed"], [20, "embed"]] as const) {
+    for (const [at, phase] of [
+      [1, "keyword"],
+      [3, "keyword"],
+      [4, "fit"],
+      [9, "fit"],
+      [12, "embed"],
+      [20, "embed"],
+    ] as const) {
       now = at;
       recorder.record({ phase });
     }
-    expect(recorder.phases().map((p) => [p.phase, p.durationMs, p.events])).toEqual([["keyword", 3, 2], ["fit", 6, 2], ["embed", 11, 2]]);
+    expect(recorder.phases().map((p) => [p.phase, p.durationMs, p.events])).toEqual([
+      ["keyword", 3, 2],
+      ["fit", 6, 2],
+      ["embed", 11, 2],
+    ]);
   });
 });

@@ -16,7 +16,12 @@ describe("percentile", () => {
   });
 
   it("gives the p99 of 1..100 as 99.01", () => {
-    expect(percentile(Array.from({ length: 100 }, (_, i) => i + 1), 99)).toBeCloseTo(99.01);
+    expect(
+      percentile(
+        Array.from({ length: 100 }, (_, i) => i + 1),
+        99,
+      ),
+    ).toBeCloseTo(99.01);
   });
 
   it("is NaN for no samples and refuses a percentile outside 0-100", () => {
@@ -26,7 +31,15 @@ describe("percentile", () => {
   });
 
   it("summarizes n, mean, percentiles, min and max", () => {
-    expect(summarize([4, 1, 3, 2])).toEqual({ n: 4, mean: 2.5, p50: 2.5, p95: expect.closeTo(3.85), p99: expect.closeTo(3.97), min: 1, max: 4 });
+    expect(summarize([4, 1, 3, 2])).toEqual({
+      n: 4,
+      mean: 2.5,
+      p50: 2.5,
+      p95: expect.closeTo(3.85),
+      p99: expect.closeTo(3.97),
+      min: 1,
+      max: 4,
+    });
     expect(summarize([]).n).toBe(0);
   });
 });

@@ -39,7 +39,18 @@ describe("computeRatios", () => {
 describe("checkGoals", () => {
   const size = (n: number, toolP50: number, buildS: number): SizeReport => ({
     size: n,
-    build: { size: n, chunkCount: n, generateMs: 0, phases: [], buildMs: buildS * 1000, saveSteps: [], saveMs: 0, indexBytes: 100e6, files: {}, maxRssKiB: 1024 * 1024 },
+    build: {
+      size: n,
+      chunkCount: n,
+      generateMs: 0,
+      phases: [],
+      buildMs: buildS * 1000,
+      saveSteps: [],
+      saveMs: 0,
+      indexBytes: 100e6,
+      files: {},
+      maxRssKiB: 1024 * 1024,
+    },
     load: null,
     query: null,
     ratios: computeRatios({ ...LATENCY, tool: { p50: toolP50, p99: toolP50 * 2 } }),
@@ -57,12 +68,17 @@ describe("checkGoals", () => {
 
   it("reports a goal whose size was not run as not measured", () => {
     const checks = checkGoals([size(1_000, 4, 2)], null);
-    expect(checks.filter((c) => c.size === 100_000 && c.met === null).map((c) => c.id)).toEqual(GOALS.filter((g) => g.goalSize === 100_000).map((g) => g.id));
+    expect(checks.filter((c) => c.size === 100_000 && c.met === null).map((c) => c.id)).toEqual(
+      GOALS.filter((g) => g.goalSize === 100_000).map((g) => g.id),
+    );
     expect(checks.find((c) => c.id === "incremental")).toMatchObject({ size: 10_000, met: null });
   });
 
   it("checks the incremental goal only when the update was timed", () => {
-    const partial = { size: 10_000, initialBuild: { buildMs: 1, saveMs: 1, totalMs: 2, phases: [], chunkCount: 10_000 } };
+    const partial = {
+      size: 10_000,
+      initialBuild: { buildMs: 1, saveMs: 1, totalMs: 2, phases: [], chunkCount: 10_000 },
+    };
     expect(checkGoals([], partial).find((c) => c.id === "incremental")).toMatchObject({ value: null, met: null });
     const done = { ...partial, inMemory: { updateMs: 300, saveMs: 400, totalMs: 700, changes: null } };
     expect(checkGoals([], done).find((c) => c.id === "incremental")).toMatchObject({ value: 0.7, met: true });
@@ -73,8 +89,12 @@ describe("rotatingSchedule", () => {
   it("asks every system the same query in a round, starting with another system each round", () => {
     const schedule = rotatingSchedule([2, 2, 2], 5);
     expect(schedule.map((c) => [c.round, c.system, c.query])).toEqual([
-      [0, 0, 0], [0, 1, 0], [0, 2, 0],
-      [1, 1, 1], [1, 2, 1], [1, 0, 1],
+      [0, 0, 0],
+      [0, 1, 0],
+      [0, 2, 0],
+      [1, 1, 1],
+      [1, 2, 1],
+      [1, 0, 1],
     ]);
   });
 

@@ -71,7 +71,10 @@ async function smallCorpus(count: number): Promise<string> {
   return dir;
 }
 
-async function rewriteManifest(dir: string, edit: (manifest: { calibration: Record<string, unknown> }) => void): Promise<void> {
+async function rewriteManifest(
+  dir: string,
+  edit: (manifest: { calibration: Record<string, unknown> }) => void,
+): Promise<void> {
   const path = join(dir, "manifest.json");
   const manifest = JSON.parse(await readFile(path, "utf8")) as { calibration: Record<string, unknown> };
   edit(manifest);
@@ -107,7 +110,13 @@ describe("calibration of a knowledge base too small or with calibration off", ()
     expect(kb.chunks).toHaveLength(10);
     // Nothing says what a similarity means here: the judgement goes by coverage alone.
     const relevance = { ...RELEVANCE_THRESHOLDS, semanticSupport: 1, strongSimilarity: 1 };
-    expect(kb.calibration).toMatchObject({ source: "defaults", pseudoQueries: 0, l0Weight: RETRIEVAL_DEFAULTS.fusion.l0Weight, relevance, measured: null });
+    expect(kb.calibration).toMatchObject({
+      source: "defaults",
+      pseudoQueries: 0,
+      l0Weight: RETRIEVAL_DEFAULTS.fusion.l0Weight,
+      relevance,
+      measured: null,
+    });
     expect(kb.calibration.note).toContain("10 chunks");
     expect(kb.calibration.note).toContain(String(MIN_CALIBRATION_CHUNKS));
     expect(kb.calibration.note).toContain("similarity is not used");
@@ -123,7 +132,12 @@ describe("calibration of a knowledge base too small or with calibration off", ()
   it("keeps the defaults, saying calibration is off, with pseudoQueries 0", async () => {
     const kb = await KnowledgeBase.build({ corpusDir: SAMPLE_CORPUS, calibration: { pseudoQueries: 0 } });
 
-    expect(kb.calibration).toMatchObject({ source: "defaults", pseudoQueries: 0, relevance: RELEVANCE_THRESHOLDS, measured: null });
+    expect(kb.calibration).toMatchObject({
+      source: "defaults",
+      pseudoQueries: 0,
+      relevance: RELEVANCE_THRESHOLDS,
+      measured: null,
+    });
     expect(kb.calibration.note).toMatch(/turned off/);
   });
 });
@@ -138,7 +152,12 @@ describe("calibration of the sample corpus", () => {
       expect(mrr).toBeGreaterThan(0);
       expect(mrr).toBeLessThanOrEqual(1);
     }
-    for (const q of [measured.coverage.target, measured.coverage.background, measured.similarity!.target, measured.similarity!.background]) {
+    for (const q of [
+      measured.coverage.target,
+      measured.coverage.background,
+      measured.similarity!.target,
+      measured.similarity!.background,
+    ]) {
       expect(q.p25).toBeLessThanOrEqual(q.p50);
       expect(q.p50).toBeLessThanOrEqual(q.p85);
       expect(q.p85).toBeLessThanOrEqual(q.p95);
@@ -174,7 +193,11 @@ describe("a saved calibration", () => {
   it.each<[string, (calibration: Record<string, unknown>) => void, RegExp]>([
     ["an l0Weight of 7", (c) => void (c.l0Weight = 7), /no valid calibration\.l0Weight/],
     ["no relevance thresholds", (c) => void delete c.relevance, /no valid calibration\.relevance/],
-    ["a threshold that is a string", (c) => void ((c.relevance as Record<string, unknown>).strongCoverage = "0.6"), /no valid calibration\.relevance\.strongCoverage/],
+    [
+      "a threshold that is a string",
+      (c) => void ((c.relevance as Record<string, unknown>).strongCoverage = "0.6"),
+      /no valid calibration\.relevance\.strongCoverage/,
+    ],
     ["an unknown source", (c) => void (c.source = "guessed"), /no valid calibration\.source/],
   ])("makes the index fail to load with INDEX_CORRUPT when tampered to %s", async (_name, edit, message) => {
     const dir = await temp.make();
@@ -206,7 +229,9 @@ describe("calibration with custom embeddings", () => {
     expectSane(kb.calibration);
     expect(kb.calibration.relevance.semanticSupport).toBeGreaterThan(0.7);
     expect(kb.calibration.relevance.strongSimilarity).toBeGreaterThan(0.7);
-    expect(kb.calibration.relevance.semanticSupport).toBeGreaterThan(sample.calibration.relevance.semanticSupport + 0.3);
+    expect(kb.calibration.relevance.semanticSupport).toBeGreaterThan(
+      sample.calibration.relevance.semanticSupport + 0.3,
+    );
     expect(kb.calibration.relevance.semanticSupport).toBeGreaterThan(RELEVANCE_THRESHOLDS.semanticSupport + 0.3);
     expect(kb.calibration.measured?.similarity?.background.p25).toBeGreaterThan(0.7);
   });
@@ -215,7 +240,12 @@ describe("calibration with custom embeddings", () => {
     const kb = await KnowledgeBase.build({ corpusDir: SAMPLE_CORPUS, embeddings: new QueryThrowingEmbeddings() });
 
     expect(kb.l1).not.toBeNull();
-    expect(kb.calibration).toMatchObject({ source: "defaults", pseudoQueries: 0, relevance: { ...RELEVANCE_THRESHOLDS, semanticSupport: 1, strongSimilarity: 1 }, measured: null });
+    expect(kb.calibration).toMatchObject({
+      source: "defaults",
+      pseudoQueries: 0,
+      relevance: { ...RELEVANCE_THRESHOLDS, semanticSupport: 1, strongSimilarity: 1 },
+      measured: null,
+    });
     expect(kb.calibration.note).toMatch(/embeddings failed while calibrating/);
     expect(kb.calibration.note).toContain(QUERY_FAILURE);
   });
@@ -231,7 +261,10 @@ describe("the retrieval graph and a knowledge base's calibration", () => {
   });
 
   it("lets explicit options win over the calibration, one value at a time", () => {
-    const settings = resolveRetrievalOptions({ tracePath: null, relevance: { strongCoverage: 0.95 }, fusion: { l0Weight: 0.5 } }, sample);
+    const settings = resolveRetrievalOptions(
+      { tracePath: null, relevance: { strongCoverage: 0.95 }, fusion: { l0Weight: 0.5 } },
+      sample,
+    );
 
     expect(settings.fusion.l0Weight).toBe(0.5);
     expect(settings.relevance).toEqual({ ...sample.calibration.relevance, strongCoverage: 0.95 });
@@ -244,16 +277,28 @@ describe("the retrieval graph and a knowledge base's calibration", () => {
       l1: sample.l1,
       fingerprint: sample.fingerprint,
       domains: sample.domains,
-      calibration: { l0Weight: sample.calibration.l0Weight, relevance: { ...sample.calibration.relevance, semanticSupport: 1, strongSimilarity: 1 } },
+      calibration: {
+        l0Weight: sample.calibration.l0Weight,
+        relevance: { ...sample.calibration.relevance, semanticSupport: 1, strongSimilarity: 1 },
+      },
     };
     const graphs = {
       calibrated: createRetrievalGraph({ knowledgeBase: sample, tracePath: null }),
       sourceOff: createRetrievalGraph({ knowledgeBase: withoutSimilarity, tracePath: null }),
-      optionOff: createRetrievalGraph({ knowledgeBase: sample, tracePath: null, relevance: { semanticSupport: 1, strongSimilarity: 1 } }),
-      optionOn: createRetrievalGraph({ knowledgeBase: withoutSimilarity, tracePath: null, relevance: { semanticSupport: 0.3, strongSimilarity: 0.7 } }),
+      optionOff: createRetrievalGraph({
+        knowledgeBase: sample,
+        tracePath: null,
+        relevance: { semanticSupport: 1, strongSimilarity: 1 },
+      }),
+      optionOn: createRetrievalGraph({
+        knowledgeBase: withoutSimilarity,
+        tracePath: null,
+        relevance: { semanticSupport: 0.3, strongSimilarity: 0.7 },
+      }),
     };
     try {
-      const reason = async (graph: (typeof graphs)["calibrated"]) => (await graph.invoke(query)).result?.relevance.reason ?? "";
+      const reason = async (graph: (typeof graphs)["calibrated"]) =>
+        (await graph.invoke(query)).result?.relevance.reason ?? "";
 
       expect(await reason(graphs.calibrated)).not.toContain("similarity not used");
       expect(await reason(graphs.sourceOff)).toContain("similarity not used");
@@ -278,7 +323,11 @@ class LaterBatchEmbeddings extends OffsetHashEmbeddings {
   override async embedDocuments(texts: string[]): Promise<number[][]> {
     this.calls++;
     this.sizes.push(texts.length);
-    return (this.calls >= this.firstBad ? this.answer(texts, (text) => this.vector(text)) : texts.map((text) => this.vector(text))) as number[][];
+    return (
+      this.calls >= this.firstBad
+        ? this.answer(texts, (text) => this.vector(text))
+        : texts.map((text) => this.vector(text))
+    ) as number[][];
   }
 }
 
@@ -287,13 +336,27 @@ describe("calibration against embeddings that misbehave only while calibrating",
   const answers: Record<string, (texts: string[], vector: (text: string) => number[]) => unknown> = {
     "one vector too few": (texts, vector) => texts.slice(1).map(vector),
     "null rows": (texts) => texts.map(() => null),
-    "rows that throw when read": (texts, vector) => new Proxy(texts.map(vector), { get: (target, key) => (key === "0" ? (() => { throw new Error("row unreadable"); })() : Reflect.get(target, key)) }),
+    "rows that throw when read": (texts, vector) =>
+      new Proxy(texts.map(vector), {
+        get: (target, key) =>
+          key === "0"
+            ? (() => {
+                throw new Error("row unreadable");
+              })()
+            : Reflect.get(target, key),
+      }),
   };
 
   it.each(Object.keys(answers))("keeps the defaults, similarity unused, and names the garbage: %s", async (name) => {
-    const kb = await KnowledgeBase.build({ corpusDir: SAMPLE_CORPUS, embeddings: new LaterBatchEmbeddings(6, answers[name]) });
+    const kb = await KnowledgeBase.build({
+      corpusDir: SAMPLE_CORPUS,
+      embeddings: new LaterBatchEmbeddings(6, answers[name]),
+    });
 
-    expect(kb.calibration).toMatchObject({ source: "defaults", relevance: { semanticSupport: 1, strongSimilarity: 1 } });
+    expect(kb.calibration).toMatchObject({
+      source: "defaults",
+      relevance: { semanticSupport: 1, strongSimilarity: 1 },
+    });
     expect(kb.calibration.note).toMatch(/embeddings failed while calibrating/);
     expect(kb.calibration.note).toMatch(/EMBEDDINGS_INVALID|embedDocuments returned/);
   });
@@ -308,9 +371,16 @@ describe("calibration against embeddings that misbehave only while calibrating",
   });
 
   it("leaves similarity out with custom embeddings when calibration is off, since the defaults are the statistical embedder's", async () => {
-    const kb = await KnowledgeBase.build({ corpusDir: SAMPLE_CORPUS, embeddings: new OffsetHashEmbeddings(), calibration: { pseudoQueries: 0 } });
+    const kb = await KnowledgeBase.build({
+      corpusDir: SAMPLE_CORPUS,
+      embeddings: new OffsetHashEmbeddings(),
+      calibration: { pseudoQueries: 0 },
+    });
 
-    expect(kb.calibration).toMatchObject({ source: "defaults", relevance: { semanticSupport: 1, strongSimilarity: 1 } });
+    expect(kb.calibration).toMatchObject({
+      source: "defaults",
+      relevance: { semanticSupport: 1, strongSimilarity: 1 },
+    });
     expect(kb.calibration.note).toMatch(/turned off/);
   });
 });
@@ -325,7 +395,9 @@ describe("calibration of a corpus with copies and of a one-file corpus", () => {
     expect(copied.calibration.source).toBe("measured");
     // Copies as background pushed the coverage levels to their ceiling (0.9 / 0.95).
     expect(copied.calibration.relevance.partialCoverage).toBeLessThan(0.8);
-    expect(Math.abs(copied.calibration.relevance.partialCoverage - sample.calibration.relevance.partialCoverage)).toBeLessThan(0.1);
+    expect(
+      Math.abs(copied.calibration.relevance.partialCoverage - sample.calibration.relevance.partialCoverage),
+    ).toBeLessThan(0.1);
   });
 
   it("finds background outside the question's own section when every chunk is in one file", async () => {

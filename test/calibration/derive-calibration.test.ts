@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { PseudoQueryScores } from "../../src/calibration/fused-rank.js";
-import { chooseL0Weight, deriveCalibration, MIN_PSEUDO_QUERIES, quantile } from "../../src/calibration/derive-calibration.js";
+import {
+  chooseL0Weight,
+  deriveCalibration,
+  MIN_PSEUDO_QUERIES,
+  quantile,
+} from "../../src/calibration/derive-calibration.js";
 import type { CorpusCalibration } from "../../src/calibration/calibration.js";
 import type { PseudoQueryMeasurement } from "../../src/calibration/measure-pseudo-queries.js";
 import { DEFAULT_L0_WEIGHT } from "../../src/graph/evidence.js";
@@ -17,14 +22,42 @@ const K = 20;
 
 /** Both layers rank the target first: every weight finds it. */
 const AGREED: PseudoQueryScores = {
-  l0: { others: [[1, 5], [2, 3], [3, 1]], target: 10 },
-  l1: { others: [[1, 0.5], [2, 0.4], [3, 0.3]], target: 0.9 },
+  l0: {
+    others: [
+      [1, 5],
+      [2, 3],
+      [3, 1],
+    ],
+    target: 10,
+  },
+  l1: {
+    others: [
+      [1, 0.5],
+      [2, 0.4],
+      [3, 0.3],
+    ],
+    target: 0.9,
+  },
 };
 
 /** L1 ranks the target first, L0 last: only a low L0 weight finds it. */
 const L1_BETTER: PseudoQueryScores = {
-  l0: { others: [[1, 10], [2, 9], [3, 8]], target: 1 },
-  l1: { others: [[1, 0.5], [2, 0.4], [3, 0.3]], target: 0.9 },
+  l0: {
+    others: [
+      [1, 10],
+      [2, 9],
+      [3, 8],
+    ],
+    target: 1,
+  },
+  l1: {
+    others: [
+      [1, 0.5],
+      [2, 0.4],
+      [3, 0.3],
+    ],
+    target: 0.9,
+  },
 };
 
 /** Neither layer holds the target: every weight misses it. */
@@ -75,12 +108,25 @@ describe("quantile", () => {
 
 describe("chooseL0Weight", () => {
   it("keeps the default weight when every weight ranks the targets alike", () => {
-    expect(chooseL0Weight(Array.from({ length: 40 }, () => measurement({ scores: AGREED })), K)).toBe(DEFAULT_L0_WEIGHT);
-    expect(chooseL0Weight(Array.from({ length: 40 }, () => measurement({ scores: MISSED })), K)).toBe(DEFAULT_L0_WEIGHT);
+    expect(
+      chooseL0Weight(
+        Array.from({ length: 40 }, () => measurement({ scores: AGREED })),
+        K,
+      ),
+    ).toBe(DEFAULT_L0_WEIGHT);
+    expect(
+      chooseL0Weight(
+        Array.from({ length: 40 }, () => measurement({ scores: MISSED })),
+        K,
+      ),
+    ).toBe(DEFAULT_L0_WEIGHT);
   });
 
   it("moves toward L1 when L1 clearly finds the targets that L0 ranks last", () => {
-    const weight = chooseL0Weight(Array.from({ length: 40 }, () => measurement({ scores: L1_BETTER })), K);
+    const weight = chooseL0Weight(
+      Array.from({ length: 40 }, () => measurement({ scores: L1_BETTER })),
+      K,
+    );
 
     expect(weight).toBeLessThan(0.5);
     expect(weight).toBeGreaterThanOrEqual(0);
@@ -88,7 +134,10 @@ describe("chooseL0Weight", () => {
   });
 
   it("moves less when only a few targets need L1: a small gain does not pay for the move", () => {
-    const few = [...Array.from({ length: 4 }, () => measurement({ scores: L1_BETTER })), ...Array.from({ length: 36 }, () => measurement({ scores: AGREED }))];
+    const few = [
+      ...Array.from({ length: 4 }, () => measurement({ scores: L1_BETTER })),
+      ...Array.from({ length: 36 }, () => measurement({ scores: AGREED })),
+    ];
     const all = Array.from({ length: 40 }, () => measurement({ scores: L1_BETTER }));
 
     expect(chooseL0Weight(few, K)).toBeGreaterThan(chooseL0Weight(all, K));
@@ -133,7 +182,9 @@ describe("deriveCalibration", () => {
   });
 
   it("keeps strong coverage above partial coverage and strong similarity above semantic support", () => {
-    const flat = Array.from({ length: 40 }, () => measurement({ target: { coverage: 0.5, similarity: 0.1 }, background: { coverage: 0.5, similarity: 0.4 } }));
+    const flat = Array.from({ length: 40 }, () =>
+      measurement({ target: { coverage: 0.5, similarity: 0.1 }, background: { coverage: 0.5, similarity: 0.4 } }),
+    );
     const calibration = derived(flat, K, true);
 
     expect(calibration.relevance.partialCoverage).toBe(0.5);
@@ -157,7 +208,11 @@ describe("deriveCalibration", () => {
   });
 
   it("chooses the fusion weight from the measured curve and reports the MRR of each layer", () => {
-    const calibration = derived(Array.from({ length: 40 }, () => measurement({ scores: L1_BETTER })), K, true);
+    const calibration = derived(
+      Array.from({ length: 40 }, () => measurement({ scores: L1_BETTER })),
+      K,
+      true,
+    );
 
     expect(calibration.l0Weight).toBeLessThan(0.5);
     expect(calibration.measured?.mrr).toEqual({ l0: 0.25, l1: 1, fused: 1 });
@@ -191,7 +246,11 @@ describe("deriveCalibration", () => {
   });
 
   it("keeps the default coverage thresholds when too few pseudo-queries have a background", () => {
-    const calibration = derived(spread().map((m, i) => (i < 80 ? { ...m, background: null } : m)), K, true);
+    const calibration = derived(
+      spread().map((m, i) => (i < 80 ? { ...m, background: null } : m)),
+      K,
+      true,
+    );
 
     expect(calibration.relevance.partialCoverage).toBe(RELEVANCE_THRESHOLDS.partialCoverage);
     expect(calibration.relevance.strongCoverage).toBe(RELEVANCE_THRESHOLDS.strongCoverage);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { fusedRankOfTarget, meanReciprocalRank, type LayerScores, type PseudoQueryScores } from "../../src/calibration/fused-rank.js";
+import {
+  fusedRankOfTarget,
+  meanReciprocalRank,
+  type LayerScores,
+  type PseudoQueryScores,
+} from "../../src/calibration/fused-rank.js";
 
 const K = 20;
 
@@ -15,39 +20,125 @@ function l0RankedAt(rank: number): PseudoQueryScores {
 
 describe("fusedRankOfTarget", () => {
   it("puts the target first when both layers rank it first", () => {
-    const scores = { l0: layer([[1, 5], [2, 3]], 10), l1: layer([[1, 0.5], [2, 0.3]], 0.9) };
+    const scores = {
+      l0: layer(
+        [
+          [1, 5],
+          [2, 3],
+        ],
+        10,
+      ),
+      l1: layer(
+        [
+          [1, 0.5],
+          [2, 0.3],
+        ],
+        0.9,
+      ),
+    };
 
     for (const weight of [0, 0.5, 0.8, 1]) expect(fusedRankOfTarget(scores, weight, K)).toBe(1);
   });
 
   it("ranks a target only L0 found by L0 alone at weight 1 and below every L1 hit at weight 0", () => {
-    const scores = { l0: layer([[1, 5], [2, 3]], 10), l1: layer([[1, 0.9], [2, 0.8]], undefined) };
+    const scores = {
+      l0: layer(
+        [
+          [1, 5],
+          [2, 3],
+        ],
+        10,
+      ),
+      l1: layer(
+        [
+          [1, 0.9],
+          [2, 0.8],
+        ],
+        undefined,
+      ),
+    };
 
     expect(fusedRankOfTarget(scores, 1, K)).toBe(1);
     expect(fusedRankOfTarget(scores, 0, K)).toBe(3);
   });
 
   it("gives Infinity when neither list holds the target", () => {
-    expect(fusedRankOfTarget({ l0: layer([[1, 5]], undefined), l1: layer([[1, 0.5]], undefined) }, 0.8, K)).toBe(Infinity);
+    expect(fusedRankOfTarget({ l0: layer([[1, 5]], undefined), l1: layer([[1, 0.5]], undefined) }, 0.8, K)).toBe(
+      Infinity,
+    );
   });
 
   it("gives Infinity when the target scores below the top k of its only list", () => {
-    expect(fusedRankOfTarget({ l0: layer([[1, 5], [2, 4]], 1), l1: null }, 0.8, 2)).toBe(Infinity);
+    expect(
+      fusedRankOfTarget(
+        {
+          l0: layer(
+            [
+              [1, 5],
+              [2, 4],
+            ],
+            1,
+          ),
+          l1: null,
+        },
+        0.8,
+        2,
+      ),
+    ).toBe(Infinity);
   });
 
   it("counts a tie against the target", () => {
     expect(fusedRankOfTarget({ l0: layer([[1, 5]], 5), l1: null }, 0.8, K)).toBe(2);
-    expect(fusedRankOfTarget({ l0: layer([[1, 9], [2, 5]], 5), l1: null }, 1, K)).toBe(3);
+    expect(
+      fusedRankOfTarget(
+        {
+          l0: layer(
+            [
+              [1, 9],
+              [2, 5],
+            ],
+            5,
+          ),
+          l1: null,
+        },
+        1,
+        K,
+      ),
+    ).toBe(3);
   });
 
   it("ranks with L0 alone when there is no dense layer, whatever the weight", () => {
-    const scores: PseudoQueryScores = { l0: layer([[1, 9], [2, 3]], 6), l1: null };
+    const scores: PseudoQueryScores = {
+      l0: layer(
+        [
+          [1, 9],
+          [2, 3],
+        ],
+        6,
+      ),
+      l1: null,
+    };
 
     for (const weight of [0.2, 0.5, 0.8, 1]) expect(fusedRankOfTarget(scores, weight, K)).toBe(2);
   });
 
   it("ranks with L0 alone when the dense layer returned nothing", () => {
-    expect(fusedRankOfTarget({ l0: layer([[1, 9], [2, 3]], 6), l1: layer([], undefined) }, 0.5, K)).toBe(2);
+    expect(
+      fusedRankOfTarget(
+        {
+          l0: layer(
+            [
+              [1, 9],
+              [2, 3],
+            ],
+            6,
+          ),
+          l1: layer([], undefined),
+        },
+        0.5,
+        K,
+      ),
+    ).toBe(2);
   });
 });
 

@@ -3,7 +3,10 @@ import { samplePseudoQueries, sentencesOf } from "../../src/calibration/pseudo-q
 
 /** A word list of `count` distinct words, joined with spaces. */
 function words(count: number, stem = "term"): string {
-  return Array.from({ length: count }, (_, i) => `${stem}${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`).join(" ");
+  return Array.from(
+    { length: count },
+    (_, i) => `${stem}${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`,
+  ).join(" ");
 }
 
 /** A chunk text of three usable sentences whose words are its own. */
@@ -28,13 +31,9 @@ describe("sentencesOf", () => {
   });
 
   it("drops list markers, quote marks, heading marks and table pipes", () => {
-    expect(sentencesOf("- first item here\n* second item\n| cell a | cell b |\n> quoted line\n## A heading\n\n   ")).toEqual([
-      "first item here",
-      "second item",
-      "cell a | cell b",
-      "quoted line",
-      "A heading",
-    ]);
+    expect(
+      sentencesOf("- first item here\n* second item\n| cell a | cell b |\n> quoted line\n## A heading\n\n   "),
+    ).toEqual(["first item here", "second item", "cell a | cell b", "quoted line", "A heading"]);
   });
 });
 
@@ -59,25 +58,35 @@ describe("samplePseudoQueries", () => {
 
       expect(sentences).toContain(query.query);
       expect(query.heldOut).not.toContain(query.query);
-      for (const other of sentences.filter((sentence) => sentence !== query.query)) expect(query.heldOut).toContain(other);
+      for (const other of sentences.filter((sentence) => sentence !== query.query))
+        expect(query.heldOut).toContain(other);
     }
   });
 
   it("never asks a sentence of 4 words or of 41 words", () => {
-    const texts = Array.from({ length: 30 }, (_, i) => `${words(4, `short${i}x`)}.\n${words(41, `long${i}x`)}.\nThe only usable sentence of chunk ${i} is this one.`);
+    const texts = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `${words(4, `short${i}x`)}.\n${words(41, `long${i}x`)}.\nThe only usable sentence of chunk ${i} is this one.`,
+    );
 
     for (const seed of [1, 2, 3, 4, 5]) {
       const queries = samplePseudoQueries(texts, 30, seed);
 
       expect(queries).toHaveLength(30);
-      for (const query of queries) expect(query.query).toBe(`The only usable sentence of chunk ${query.chunk} is this one.`);
+      for (const query of queries)
+        expect(query.query).toBe(`The only usable sentence of chunk ${query.chunk} is this one.`);
     }
   });
 
   it("asks sentences of exactly 5 and exactly 40 words", () => {
     const texts = [`${words(5, "five")}.\n${words(3, "rest")}`, `${words(40, "forty")}.\n${words(3, "rest")}`];
 
-    expect(samplePseudoQueries(texts, 2, 1).map((query) => query.query).sort()).toEqual([`${words(40, "forty")}.`, `${words(5, "five")}.`].sort());
+    expect(
+      samplePseudoQueries(texts, 2, 1)
+        .map((query) => query.query)
+        .sort(),
+    ).toEqual([`${words(40, "forty")}.`, `${words(5, "five")}.`].sort());
   });
 
   it("skips a chunk whose only sentence is the query, which leaves nothing to score", () => {
@@ -95,11 +104,18 @@ describe("samplePseudoQueries", () => {
 });
 
 describe("pseudo-queries from Chinese and Japanese text", () => {
-  const chinese = Array.from({ length: 3 }, (_, i) => `第${i}号规则：退款金额超过五百欧元时需要财务经理审批并记录原因。年假最多可以结转五天到下一年度使用。`).join("");
-  const japanese = "本番環境へのリリースは毎週木曜日の午前中に行います。ロールバックはオンコール担当者がいつでも実行できます。";
+  const chinese = Array.from(
+    { length: 3 },
+    (_, i) => `第${i}号规则：退款金额超过五百欧元时需要财务经理审批并记录原因。年假最多可以结转五天到下一年度使用。`,
+  ).join("");
+  const japanese =
+    "本番環境へのリリースは毎週木曜日の午前中に行います。ロールバックはオンコール担当者がいつでも実行できます。";
 
   it("splits sentences after 。 without a following space", () => {
-    expect(sentencesOf(japanese)).toEqual(["本番環境へのリリースは毎週木曜日の午前中に行います。", "ロールバックはオンコール担当者がいつでも実行できます。"]);
+    expect(sentencesOf(japanese)).toEqual([
+      "本番環境へのリリースは毎週木曜日の午前中に行います。",
+      "ロールバックはオンコール担当者がいつでも実行できます。",
+    ]);
   });
 
   it("counts two characters as a word, so sentences without spaces can be questions", () => {

@@ -21,7 +21,12 @@ describe("the CLI's conventions", () => {
   it(
     "prints each command's help for `<command> --help`, `-h` and `help <command>`, on stdout with exit 0",
     async () => {
-      const runs = await Promise.all(COMMAND_NAMES.map(async (name) => [name, await runCli([name, "--help"]), await runCli(["help", name]), await runCli([name, "-h"])] as const));
+      const runs = await Promise.all(
+        COMMAND_NAMES.map(
+          async (name) =>
+            [name, await runCli([name, "--help"]), await runCli(["help", name]), await runCli([name, "-h"])] as const,
+        ),
+      );
       for (const [name, flag, help, short] of runs) {
         expect(flag.code).toBe(0);
         expect(flag.stderr).toBe("");
@@ -49,7 +54,9 @@ describe("the CLI's conventions", () => {
   it(
     "prints the version of package.json for --version and -V",
     async () => {
-      const { version } = JSON.parse(await readFile(join(CLI_REPO_ROOT, "package.json"), "utf8")) as { version: string };
+      const { version } = JSON.parse(await readFile(join(CLI_REPO_ROOT, "package.json"), "utf8")) as {
+        version: string;
+      };
       for (const run of await Promise.all([runCli(["--version"]), runCli(["-V"])])) {
         expect(run).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
       }
@@ -60,8 +67,14 @@ describe("the CLI's conventions", () => {
   it(
     "exits 2 with one line for an unknown command, suggesting the closest one",
     async () => {
-      const [typo, unknown, help] = await Promise.all([runCli(["qeury", "x"]), runCli(["frobnicate"]), runCli(["help", "frobnicate"])]);
-      expect(expectUsageError(typo, "--help")).toContain('unknown command "qeury" (did you mean query?); the commands are index, query, serve, eval, traces, help.');
+      const [typo, unknown, help] = await Promise.all([
+        runCli(["qeury", "x"]),
+        runCli(["frobnicate"]),
+        runCli(["help", "frobnicate"]),
+      ]);
+      expect(expectUsageError(typo, "--help")).toContain(
+        'unknown command "qeury" (did you mean query?); the commands are index, query, serve, eval, traces, help.',
+      );
       expect(expectUsageError(unknown, "--help")).toContain('unknown command "frobnicate"');
       expect(expectUsageError(help, "--help")).toContain('unknown command "frobnicate"');
     },
@@ -82,8 +95,12 @@ describe("the CLI's conventions", () => {
       expect(expectUsageError(unknown, "query --help")).toContain("unknown option --nope");
       expect(expectUsageError(missing, "query --help")).toContain("--domain needs a value: --domain D.");
       expect(expectUsageError(switched, "query --help")).toContain("--json takes no value, got --json=x.");
-      expect(expectUsageError(limit, "query --help")).toContain('--limit must be a whole number from 1 to 20, got "abc".');
-      expect(expectUsageError(range, "query --help")).toContain('--limit must be a whole number from 1 to 20, got "99".');
+      expect(expectUsageError(limit, "query --help")).toContain(
+        '--limit must be a whole number from 1 to 20, got "abc".',
+      );
+      expect(expectUsageError(range, "query --help")).toContain(
+        '--limit must be a whole number from 1 to 20, got "99".',
+      );
       expect(expectUsageError(question, "query --help")).toContain("missing <question>");
     },
     CLI_TIMEOUT,

@@ -66,14 +66,23 @@ describe("the CLI against hostile command lines", () => {
   it("shows a corpus folder read from a hand-edited manifest inertly in the query's warning", async () => {
     const corpus = join(dir, "kb");
     await mkdir(join(corpus, "billing"), { recursive: true });
-    await writeFile(join(corpus, "billing", "refunds.md"), "---\ndomain: billing\n---\n# Refunds\n\nRefunds over 500 EUR need a second approval.\n");
+    await writeFile(
+      join(corpus, "billing", "refunds.md"),
+      "---\ndomain: billing\n---\n# Refunds\n\nRefunds over 500 EUR need a second approval.\n",
+    );
     const index = join(dir, "index");
     expect((await runCli(["index", "--corpus", corpus, "--out", index], { cwd: dir })).code).toBe(0);
     const manifestPath = join(index, "manifest.json");
     const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
-    await writeFile(manifestPath, JSON.stringify({ ...manifest, corpus: { root: `/gone${HOSTILE}`, fromIndex: "gone" } }));
+    await writeFile(
+      manifestPath,
+      JSON.stringify({ ...manifest, corpus: { root: `/gone${HOSTILE}`, fromIndex: "gone" } }),
+    );
 
-    const { code, stdout, stderr } = await runCli(["query", "refund approval", "--index", index, "--no-trace", "--json"], { cwd: dir });
+    const { code, stdout, stderr } = await runCli(
+      ["query", "refund approval", "--index", index, "--no-trace", "--json"],
+      { cwd: dir },
+    );
 
     expect(code).toBe(0);
     expect(JSON.parse(stdout).evidence.length).toBeGreaterThan(0);
@@ -86,11 +95,15 @@ describe("the CLI against hostile command lines", () => {
     await mkdir(index);
     execFileSync("mkfifo", [join(index, "manifest.json")]);
 
-    const { code, stdout, stderr } = await runCli(["query", "refund", "--index", index, "--no-trace", "--json"], { cwd: dir });
+    const { code, stdout, stderr } = await runCli(["query", "refund", "--index", index, "--no-trace", "--json"], {
+      cwd: dir,
+    });
 
     expect(stdout).toBe("");
     expect(code).toBe(1);
-    expect(stderr).toBe(`lookup-knowledge: the saved index in "${index}" cannot be used (manifest.json is not a regular file). Run \`lookup-knowledge index --out ${index}\` to build it again.\n`);
+    expect(stderr).toBe(
+      `lookup-knowledge: the saved index in "${index}" cannot be used (manifest.json is not a regular file). Run \`lookup-knowledge index --out ${index}\` to build it again.\n`,
+    );
   }, 20_000);
 
   it("creates missing folders for --html, and fails in one line on a folder that can never be made instead of spinning", async () => {
@@ -100,10 +113,15 @@ describe("the CLI against hostile command lines", () => {
     expect((await runCli(["traces", "summary", trace, "--html", nested], { cwd: dir })).code).toBe(0);
     expect(await readFile(nested, "utf8")).toContain("<h1>Trace summary</h1>");
 
-    const { code, stdout, stderr } = await runCli(["traces", "summary", trace, "--html", "/proc/no-such-folder/r.html"], { cwd: dir });
+    const { code, stdout, stderr } = await runCli(
+      ["traces", "summary", trace, "--html", "/proc/no-such-folder/r.html"],
+      { cwd: dir },
+    );
 
     expect(stdout).toBe("");
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^lookup-knowledge: traces: cannot write the HTML report "\/proc\/no-such-folder\/r.html" \(ENOENT[^\n]*\); pass a writable --html path.\n$/);
+    expect(stderr).toMatch(
+      /^lookup-knowledge: traces: cannot write the HTML report "\/proc\/no-such-folder\/r.html" \(ENOENT[^\n]*\); pass a writable --html path.\n$/,
+    );
   }, 20_000);
 });

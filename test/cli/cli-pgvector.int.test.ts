@@ -31,18 +31,52 @@ describe("the CLI with L1 in Postgres/pgvector", () => {
   it(
     "indexes into a pgvector table, records it without the URL, and answers queries from it",
     async () => {
-      const built = await runCli(["index", "--corpus", corpus, "--out", index, "--pgvector", postgres.url, "--pgvector-table", table]);
+      const built = await runCli([
+        "index",
+        "--corpus",
+        corpus,
+        "--out",
+        index,
+        "--pgvector",
+        postgres.url,
+        "--pgvector-table",
+        table,
+      ]);
       expect(built.stderr).toContain("L1 rows in pgvector");
       expect(built.code).toBe(0);
       const manifestText = await readFile(join(index, "manifest.json"), "utf8");
-      expect((JSON.parse(manifestText) as IndexManifest).vectorStore).toEqual({ dialect: "pgvector", target: { schema: null, table, collection: null }, namespace: "default", generation: expect.stringMatching(/^[0-9a-f]{16}$/), revision: 0, pendingDeletes: [] });
+      expect((JSON.parse(manifestText) as IndexManifest).vectorStore).toEqual({
+        dialect: "pgvector",
+        target: { schema: null, table, collection: null },
+        namespace: "default",
+        generation: expect.stringMatching(/^[0-9a-f]{16}$/),
+        revision: 0,
+        pendingDeletes: [],
+      });
       expect(manifestText).not.toContain("postgres:postgres@");
 
-      const answered = await runCli(["query", "who approves a large refund", "--index", index, "--corpus", corpus, "--no-trace", "--json"], { env: { LOOKUP_KNOWLEDGE_PGVECTOR_URL: postgres.url } });
+      const answered = await runCli(
+        ["query", "who approves a large refund", "--index", index, "--corpus", corpus, "--no-trace", "--json"],
+        { env: { LOOKUP_KNOWLEDGE_PGVECTOR_URL: postgres.url } },
+      );
       expect(answered.code).toBe(1); // the table flag is missing: the default table is not the recorded one
       expect(answered.stderr).toContain(`table "${table}"`);
 
-      const right = await runCli(["query", "who approves a large refund", "--index", index, "--corpus", corpus, "--no-trace", "--json", "--pgvector-table", table], { env: { LOOKUP_KNOWLEDGE_PGVECTOR_URL: postgres.url } });
+      const right = await runCli(
+        [
+          "query",
+          "who approves a large refund",
+          "--index",
+          index,
+          "--corpus",
+          corpus,
+          "--no-trace",
+          "--json",
+          "--pgvector-table",
+          table,
+        ],
+        { env: { LOOKUP_KNOWLEDGE_PGVECTOR_URL: postgres.url } },
+      );
       expect(right.code).toBe(0);
       const result = JSON.parse(right.stdout) as LookupResult;
       expect(result.l1Status).toBe("ok");
@@ -57,14 +91,30 @@ describe("the CLI with L1 in Postgres/pgvector", () => {
       const indexesOf = async (name: string) => {
         const pool = new pg.Pool({ connectionString: postgres.url, max: 1 });
         try {
-          return (await pool.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE tablename = $1 AND indexname NOT LIKE '%_pkey'", [name])).rows.map((row) => row.indexdef);
+          return (
+            await pool.query<{ indexdef: string }>(
+              "SELECT indexdef FROM pg_indexes WHERE tablename = $1 AND indexname NOT LIKE '%_pkey'",
+              [name],
+            )
+          ).rows.map((row) => row.indexdef);
         } finally {
           await pool.end();
         }
       };
       expect((await indexesOf(table)).map((def) => /USING (\w+)/.exec(def)?.[1])).toEqual(["btree"]);
       const bare = `${table}_bare`;
-      const built = await runCli(["index", "--corpus", corpus, "--out", join(await temp.make(), "index"), "--pgvector", postgres.url, "--pgvector-table", bare, "--no-pgvector-indexes"]);
+      const built = await runCli([
+        "index",
+        "--corpus",
+        corpus,
+        "--out",
+        join(await temp.make(), "index"),
+        "--pgvector",
+        postgres.url,
+        "--pgvector-table",
+        bare,
+        "--no-pgvector-indexes",
+      ]);
       expect(built.code).toBe(0);
       expect(await indexesOf(bare)).toEqual([]);
     },
@@ -97,7 +147,19 @@ describe("the CLI with L1 in Postgres/pgvector", () => {
   it(
     "reports an unreachable database in one line with exit code 1",
     async () => {
-      const run = await runCli(["query", "refund", "--index", index, "--corpus", corpus, "--no-trace", "--pgvector", "postgresql://postgres:postgres@127.0.0.1:1/postgres", "--pgvector-table", table]);
+      const run = await runCli([
+        "query",
+        "refund",
+        "--index",
+        index,
+        "--corpus",
+        corpus,
+        "--no-trace",
+        "--pgvector",
+        "postgresql://postgres:postgres@127.0.0.1:1/postgres",
+        "--pgvector-table",
+        table,
+      ]);
       expect(run.code).toBe(1);
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
       expect(run.stderr).toContain("cannot open the pgvector table");

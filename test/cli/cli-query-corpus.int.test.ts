@@ -36,7 +36,17 @@ describe("query and the corpus its index came from", () => {
     async () => {
       const dir = await temp.make();
       // The trace path is a folder: the lookup goes on and says so on stderr.
-      const run = await runCli(["query", "rotate an API key", "--index", join(dir, "index"), "--corpus", KB_DIR, "--json", "--trace", dir]);
+      const run = await runCli([
+        "query",
+        "rotate an API key",
+        "--index",
+        join(dir, "index"),
+        "--corpus",
+        KB_DIR,
+        "--json",
+        "--trace",
+        dir,
+      ]);
       expect(run.code).toBe(0);
       expect(run.stderr).toMatch(/No index in .* yet: building it from/);
       expect(run.stderr).toMatch(/Indexed \d+ chunks/);
@@ -50,8 +60,18 @@ describe("query and the corpus its index came from", () => {
     "prints no warning after a touch (same content, new times)",
     async () => {
       const later = new Date(Date.now() + 120_000);
-      for (const file of ["billing/refunds.md", "access/api-key-rotation.md"]) await utimes(join(shared.corpus, file), later, later);
-      const run = await runCli(["query", "who approves a refund", "--index", shared.index, "--corpus", shared.corpus, "--json", "--no-trace"]);
+      for (const file of ["billing/refunds.md", "access/api-key-rotation.md"])
+        await utimes(join(shared.corpus, file), later, later);
+      const run = await runCli([
+        "query",
+        "who approves a refund",
+        "--index",
+        shared.index,
+        "--corpus",
+        shared.corpus,
+        "--json",
+        "--no-trace",
+      ]);
       expect(run.code).toBe(0);
       expect(run.stderr).toBe("");
       expect(parsed(run.stdout).evidence.length).toBeGreaterThan(0);
@@ -66,7 +86,16 @@ describe("query and the corpus its index came from", () => {
       await appendFile(join(corpus, "billing", "refunds.md"), "\nRefunds above 10,000 EUR need the CFO.\n");
       await writeFile(join(corpus, "billing", "new-policy.md"), "---\ndomain: billing\n---\n# New policy\n\nText.\n");
       await rm(join(corpus, "access", "api-key-rotation.md"));
-      const stale = await runCli(["query", "who approves a refund", "--index", index, "--corpus", corpus, "--json", "--no-trace"]);
+      const stale = await runCli([
+        "query",
+        "who approves a refund",
+        "--index",
+        index,
+        "--corpus",
+        corpus,
+        "--json",
+        "--no-trace",
+      ]);
       expect(stale.code).toBe(0);
       expect(linesOf(stale.stderr)).toEqual([
         `Warning: the index in ${index} is out of date with ${corpus}: 1 changed ("billing/refunds.md"), 1 added ("billing/new-policy.md"), 1 removed ("access/api-key-rotation.md"); run \`lookup-knowledge index --corpus ${corpus} --out ${index}\` to update it.`,
@@ -74,7 +103,16 @@ describe("query and the corpus its index came from", () => {
       expect(parsed(stale.stdout).query).toBe("who approves a refund");
 
       expect((await runCli(["index", "--corpus", corpus, "--out", index])).code).toBe(0);
-      const fresh = await runCli(["query", "who approves a refund", "--index", index, "--corpus", corpus, "--json", "--no-trace"]);
+      const fresh = await runCli([
+        "query",
+        "who approves a refund",
+        "--index",
+        index,
+        "--corpus",
+        corpus,
+        "--json",
+        "--no-trace",
+      ]);
       expect(fresh.stderr).toBe("");
     },
     CLI_TIMEOUT,
@@ -87,7 +125,9 @@ describe("query and the corpus its index came from", () => {
       await appendFile(join(corpus, "billing", "refunds.md"), "\nA new sentence.\n");
       const run = await runCli(["query", "refund", "--index", "index", "--json", "--no-trace"], { cwd: dir });
       expect(run.code).toBe(0);
-      expect(linesOf(run.stderr)).toEqual([expect.stringContaining('the index in index is out of date with kb: 1 changed ("billing/refunds.md")')]);
+      expect(linesOf(run.stderr)).toEqual([
+        expect.stringContaining('the index in index is out of date with kb: 1 changed ("billing/refunds.md")'),
+      ]);
       expect(index).toBe(join(dir, "index"));
     },
     CLI_TIMEOUT,
@@ -112,8 +152,29 @@ describe("query and the corpus its index came from", () => {
     "exits 2 for an unknown --domain, listing the index's domains, and accepts a known one in any case",
     async () => {
       const [unknown, known] = await Promise.all([
-        runCli(["query", "refund", "--index", shared.index, "--corpus", shared.corpus, "--domain", "finance", "--no-trace"]),
-        runCli(["query", "refund", "--index", shared.index, "--corpus", shared.corpus, "--domain", " Billing ", "--json", "--no-trace"]),
+        runCli([
+          "query",
+          "refund",
+          "--index",
+          shared.index,
+          "--corpus",
+          shared.corpus,
+          "--domain",
+          "finance",
+          "--no-trace",
+        ]),
+        runCli([
+          "query",
+          "refund",
+          "--index",
+          shared.index,
+          "--corpus",
+          shared.corpus,
+          "--domain",
+          " Billing ",
+          "--json",
+          "--no-trace",
+        ]),
       ]);
       expect(unknown.code).toBe(2);
       expect(unknown.stdout).toBe("");
@@ -130,8 +191,21 @@ describe("query and the corpus its index came from", () => {
     "says nothing about the corpus of an index built by the library from ready-made chunks",
     async () => {
       const index = join(await temp.make(), "index");
-      await (await KnowledgeBase.fromChunks([makeChunk("a.md#top", { content: "refund approval limits" })], { embeddings: null })).save(index);
-      const run = await runCli(["query", "refund", "--index", index, "--corpus", shared.corpus, "--json", "--no-trace"]);
+      await (
+        await KnowledgeBase.fromChunks([makeChunk("a.md#top", { content: "refund approval limits" })], {
+          embeddings: null,
+        })
+      ).save(index);
+      const run = await runCli([
+        "query",
+        "refund",
+        "--index",
+        index,
+        "--corpus",
+        shared.corpus,
+        "--json",
+        "--no-trace",
+      ]);
       expect(run.code).toBe(0);
       expect(run.stderr).toBe("");
       expect(parsed(run.stdout).evidence.map((block) => block.source)).toEqual(["a.md#top"]);

@@ -55,7 +55,15 @@ describe("the lookup-knowledge CLI", () => {
     "exits non-zero with one error line and no stack when the index is missing and so is the corpus",
     async () => {
       const base = await temp.make();
-      const run = await runCli(["query", "rollback", "--index", join(base, "index"), "--corpus", join(base, "no-corpus"), "--no-trace"]);
+      const run = await runCli([
+        "query",
+        "rollback",
+        "--index",
+        join(base, "index"),
+        "--corpus",
+        join(base, "no-corpus"),
+        "--no-trace",
+      ]);
       expect(run.code).not.toBe(0);
       expect(run.code).not.toBeNull();
       expect(errorLines(run.stderr)).toHaveLength(1);
@@ -72,7 +80,15 @@ describe("the lookup-knowledge CLI", () => {
       const corrupted = join(await temp.make(), "index");
       await cp(indexDir, corrupted, { recursive: true });
       await writeFile(join(corrupted, "manifest.json"), "{ this is not json");
-      const run = await runCli(["query", "rollback", "--index", corrupted, "--corpus", join(corrupted, "no-corpus"), "--no-trace"]);
+      const run = await runCli([
+        "query",
+        "rollback",
+        "--index",
+        corrupted,
+        "--corpus",
+        join(corrupted, "no-corpus"),
+        "--no-trace",
+      ]);
       expect(run.code).not.toBe(0);
       expect(run.code).not.toBeNull();
       const lines = errorLines(run.stderr);
@@ -88,7 +104,16 @@ describe("the lookup-knowledge CLI", () => {
     "builds a missing index from --corpus on the first query and reuses it on the next",
     async () => {
       const fresh = join(await temp.make(), "index");
-      const args = ["query", "invoice run rollback", "--index", fresh, "--corpus", "test/fixtures/kb", "--json", "--no-trace"];
+      const args = [
+        "query",
+        "invoice run rollback",
+        "--index",
+        fresh,
+        "--corpus",
+        "test/fixtures/kb",
+        "--json",
+        "--no-trace",
+      ];
 
       const first = await runCli(args);
       expect(first.code).toBe(0);

@@ -15,7 +15,11 @@ describe("corpusWarnings", () => {
   /** What a knowledge base built from `kb/` and saved into `index/` would say about its corpus. */
   async function built(): Promise<CheckedIndex> {
     const corpus = await loadCorpus(kb());
-    return { corpusOrigin: recordedOrigin({ root: await realpath(kb()) }, index()), indexedFiles: corpus.files, skipped: corpus.skipped };
+    return {
+      corpusOrigin: recordedOrigin({ root: await realpath(kb()) }, index()),
+      indexedFiles: corpus.files,
+      skipped: corpus.skipped,
+    };
   }
 
   beforeEach(async () => {
@@ -30,16 +34,28 @@ describe("corpusWarnings", () => {
 
   it("says nothing for an up-to-date index asked about its own folder, under any spelling", async () => {
     const index = await built();
-    expect(await corpusWarnings(index, { indexDir: join(dir, "index"), corpus: join(dir, "kb"), defaultCorpus: none() })).toEqual([]);
-    expect(await corpusWarnings(index, { indexDir: join(dir, "index"), corpus: join(dir, "index", "..", "kb", "."), defaultCorpus: none() })).toEqual([]);
+    expect(
+      await corpusWarnings(index, { indexDir: join(dir, "index"), corpus: join(dir, "kb"), defaultCorpus: none() }),
+    ).toEqual([]);
+    expect(
+      await corpusWarnings(index, {
+        indexDir: join(dir, "index"),
+        corpus: join(dir, "index", "..", "kb", "."),
+        defaultCorpus: none(),
+      }),
+    ).toEqual([]);
   });
 
   it("checks the recorded folder when --corpus is absent and the default folder does not exist", async () => {
     const index = await built();
     await writeFile(join(kb(), "a.md"), "# A\n\nBeta.\n");
-    const [warning, ...rest] = await corpusWarnings(index, { indexDir: "idx", corpus: undefined, defaultCorpus: none() });
+    const [warning, ...rest] = await corpusWarnings(index, {
+      indexDir: "idx",
+      corpus: undefined,
+      defaultCorpus: none(),
+    });
     expect(rest).toEqual([]);
-    expect(warning).toContain('is out of date with');
+    expect(warning).toContain("is out of date with");
     expect(warning).toContain('1 changed ("a.md")');
     expect(warning).toContain("--out idx` to update it.");
   });
@@ -47,7 +63,11 @@ describe("corpusWarnings", () => {
   it("warns once when --corpus names another folder than the index was built from, and says how to fix either way", async () => {
     const index = await built();
     await cp(kb(), join(dir, "other"), { recursive: true });
-    const warnings = await corpusWarnings(index, { indexDir: "idx", corpus: join(dir, "other"), defaultCorpus: none() });
+    const warnings = await corpusWarnings(index, {
+      indexDir: "idx",
+      corpus: join(dir, "other"),
+      defaultCorpus: none(),
+    });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(`was built from ${kb()}, not from ${join(dir, "other")}`);
     expect(warnings[0]).toContain(`lookup-knowledge index --corpus ${join(dir, "other")} --out idx`);
@@ -56,7 +76,11 @@ describe("corpusWarnings", () => {
   it("warns about the default corpus folder only when it exists and is another folder", async () => {
     const index = await built();
     await mkdir(join(dir, "corpus"));
-    const warnings = await corpusWarnings(index, { indexDir: "idx", corpus: undefined, defaultCorpus: join(dir, "corpus") });
+    const warnings = await corpusWarnings(index, {
+      indexDir: "idx",
+      corpus: undefined,
+      defaultCorpus: join(dir, "corpus"),
+    });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain("(the default corpus folder)");
   });
@@ -65,8 +89,12 @@ describe("corpusWarnings", () => {
     const index = await built();
     await rename(dir, `${dir}-moved`);
     dir = `${dir}-moved`;
-    expect(await corpusWarnings(index, { indexDir: join(dir, "index"), corpus: undefined, defaultCorpus: none() })).toEqual([]);
-    expect(await corpusWarnings(index, { indexDir: join(dir, "index"), corpus: join(dir, "kb"), defaultCorpus: none() })).toEqual([]);
+    expect(
+      await corpusWarnings(index, { indexDir: join(dir, "index"), corpus: undefined, defaultCorpus: none() }),
+    ).toEqual([]);
+    expect(
+      await corpusWarnings(index, { indexDir: join(dir, "index"), corpus: join(dir, "kb"), defaultCorpus: none() }),
+    ).toEqual([]);
   });
 
   it("names the folder the corpus is in now, not its gone recorded path, when the project moved whole and another folder is asked for", async () => {
@@ -74,24 +102,38 @@ describe("corpusWarnings", () => {
     await rename(dir, `${dir}-moved`);
     dir = `${dir}-moved`;
     await mkdir(join(dir, "corpus"));
-    const [warning] = await corpusWarnings(index, { indexDir: join(dir, "index"), corpus: undefined, defaultCorpus: join(dir, "corpus") });
+    const [warning] = await corpusWarnings(index, {
+      indexDir: join(dir, "index"),
+      corpus: undefined,
+      defaultCorpus: join(dir, "corpus"),
+    });
     expect(warning).toContain(`was built from ${kb()}, not from ${join(dir, "corpus")}`);
     expect(warning).toContain(`or pass --corpus ${kb()}.`);
   });
 
   it("says that a --corpus that is not a folder is not one, instead of proposing to index it", async () => {
     const index = await built();
-    const [warning, ...rest] = await corpusWarnings(index, { indexDir: "idx", corpus: join(dir, "typo"), defaultCorpus: none() });
+    const [warning, ...rest] = await corpusWarnings(index, {
+      indexDir: "idx",
+      corpus: join(dir, "typo"),
+      defaultCorpus: none(),
+    });
     expect(rest).toEqual([]);
-    expect(warning).toBe(`Warning: --corpus ${join(dir, "typo")} is not a folder; the index in idx answers from ${kb()}, the folder it was built from.`);
+    expect(warning).toBe(
+      `Warning: --corpus ${join(dir, "typo")} is not a folder; the index in idx answers from ${kb()}, the folder it was built from.`,
+    );
   });
 
   it("checks a folder the corpus moved to by content when the recorded one is gone, and says when it cannot check at all", async () => {
     const index = await built();
     await rename(kb(), join(dir, "kb2"));
-    expect(await corpusWarnings(index, { indexDir: join(dir, "index"), corpus: join(dir, "kb2"), defaultCorpus: none() })).toEqual([]);
+    expect(
+      await corpusWarnings(index, { indexDir: join(dir, "index"), corpus: join(dir, "kb2"), defaultCorpus: none() }),
+    ).toEqual([]);
     const [gone] = await corpusWarnings(index, { indexDir: "idx", corpus: undefined, defaultCorpus: none() });
-    expect(gone).toContain(`cannot tell whether the index in idx is up to date: ${kb()}, the folder it was built from, is gone`);
+    expect(gone).toContain(
+      `cannot tell whether the index in idx is up to date: ${kb()}, the folder it was built from, is gone`,
+    );
   });
 
   it("checks an index that did not record its folder against the folder asked for, and never one built from ready-made chunks", async () => {
@@ -99,8 +141,15 @@ describe("corpusWarnings", () => {
     await writeFile(join(kb(), "b.md"), "# B\n\nNew.\n");
     const old = { ...index, corpusOrigin: null };
     expect(await corpusWarnings(old, { indexDir: "idx", corpus: undefined, defaultCorpus: none() })).toEqual([]);
-    expect((await corpusWarnings(old, { indexDir: "idx", corpus: kb(), defaultCorpus: none() }))[0]).toContain('1 added ("b.md")');
-    expect(await corpusWarnings({ corpusOrigin: null, indexedFiles: null, skipped: [] }, { indexDir: "idx", corpus: kb(), defaultCorpus: none() })).toEqual([]);
+    expect((await corpusWarnings(old, { indexDir: "idx", corpus: kb(), defaultCorpus: none() }))[0]).toContain(
+      '1 added ("b.md")',
+    );
+    expect(
+      await corpusWarnings(
+        { corpusOrigin: null, indexedFiles: null, skipped: [] },
+        { indexDir: "idx", corpus: kb(), defaultCorpus: none() },
+      ),
+    ).toEqual([]);
   });
 });
 

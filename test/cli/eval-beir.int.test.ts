@@ -19,7 +19,10 @@ describe("lookup-knowledge eval --dataset", () => {
 
   it("prints only JSON on stdout with --json, with the weight in effect, latency and the significance tests", () => {
     expect(json.code).toBe(0);
-    const summary = JSON.parse(json.stdout) as Record<string, unknown> & { variants: { name: string; "nDCG@10": number; latency: { p50Ms: number; p99Ms: number } }[]; significance: { comparisons: unknown[] } };
+    const summary = JSON.parse(json.stdout) as Record<string, unknown> & {
+      variants: { name: string; "nDCG@10": number; latency: { p50Ms: number; p99Ms: number } }[];
+      significance: { comparisons: unknown[] };
+    };
     expect(summary.split).toBe("test");
     expect(summary.l0Weight).toBe(0.8);
     expect(summary.variants.map((v) => v.name)).toEqual(["L0", "L1", "L0+L1"]);
@@ -38,7 +41,10 @@ describe("lookup-knowledge eval --dataset", () => {
   });
 
   it("writes results.json with the ranked lists and a report that marks gold documents", async () => {
-    const results = JSON.parse(await readFile(join(out, "json", "results.json"), "utf8")) as { config: { l0Weight: unknown }; rankings: { gold: Record<string, string[]> } };
+    const results = JSON.parse(await readFile(join(out, "json", "results.json"), "utf8")) as {
+      config: { l0Weight: unknown };
+      rankings: { gold: Record<string, string[]> };
+    };
     expect(results.config.l0Weight).toBe(0.8);
     expect(Object.keys(results.rankings.gold)).toHaveLength(3);
     const html = await readFile(join(out, "json", "report.html"), "utf8");

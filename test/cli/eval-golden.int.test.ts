@@ -17,7 +17,11 @@ const BASELINE = join(EXAMPLE, "golden.baseline.json");
 function runPromptfoo(config: string, env: Record<string, string>): Promise<CliRun> {
   const bin = resolvePromptfooBin(CLI_REPO_ROOT)!;
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [bin, "eval", "-c", config, "--no-cache", "--no-table", "--no-progress-bar"], { env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [bin, "eval", "-c", config, "--no-cache", "--no-table", "--no-progress-bar"],
+      { env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (data: string) => (stdout += data));
@@ -31,12 +35,25 @@ function runPromptfoo(config: string, env: Record<string, string>): Promise<CliR
 describe("lookup-knowledge eval --golden on your own corpus", () => {
   let dir: string;
   let env: Record<string, string>;
-  const evalArgs = (out: string, ...more: string[]) => ["eval", "--golden", GOLDEN, "--corpus", CORPUS, "--out", out, ...more];
+  const evalArgs = (out: string, ...more: string[]) => [
+    "eval",
+    "--golden",
+    GOLDEN,
+    "--corpus",
+    CORPUS,
+    "--out",
+    out,
+    ...more,
+  ];
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "lk-eval-golden-"));
     // The test's own promptfoo history: never the user's ~/.promptfoo or the repository's.
-    env = { PROMPTFOO_CONFIG_DIR: join(dir, "promptfoo-home"), PROMPTFOO_DISABLE_TELEMETRY: "1", PROMPTFOO_DISABLE_UPDATE: "1" };
+    env = {
+      PROMPTFOO_CONFIG_DIR: join(dir, "promptfoo-home"),
+      PROMPTFOO_DISABLE_TELEMETRY: "1",
+      PROMPTFOO_DISABLE_UPDATE: "1",
+    };
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -50,10 +67,11 @@ describe("lookup-knowledge eval --golden on your own corpus", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("eval: passed");
     expect(run.stdout).toMatch(/^L0\+L1\s+\d\.\d{4}/m);
-    for (const file of ["promptfooconfig.yaml", "results.json", "summary.json", "report.html", "gate.json"]) expect((await stat(join(out, file))).size, file).toBeGreaterThan(0);
+    for (const file of ["promptfooconfig.yaml", "results.json", "summary.json", "report.html", "gate.json"])
+      expect((await stat(join(out, file))).size, file).toBeGreaterThan(0);
     expect(JSON.parse(await readFile(join(out, "gate.json"), "utf8"))).toMatchObject({ passed: true, problems: [] });
     const config = await readFile(join(out, "promptfooconfig.yaml"), "utf8");
-    expect(config).toContain("description: \"lookup_knowledge on corpus: golden.yaml\"");
+    expect(config).toContain('description: "lookup_knowledge on corpus: golden.yaml"');
     expect(await stat(join(dir, "promptfoo-home"))).toBeTruthy();
 
     const direct = await runPromptfoo(join(out, "promptfooconfig.yaml"), env);
@@ -63,7 +81,13 @@ describe("lookup-knowledge eval --golden on your own corpus", () => {
 
   it("fails, naming the metric, when the baseline is above the measured mean, and plain promptfoo fails too", async () => {
     const committed = JSON.parse(await readFile(BASELINE, "utf8")) as Baseline;
-    const raised: Baseline = { ...committed, variants: { ...committed.variants, "L0+L1": { ...committed.variants["L0+L1"], "holdout:right_first_rated": 0.99 } } };
+    const raised: Baseline = {
+      ...committed,
+      variants: {
+        ...committed.variants,
+        "L0+L1": { ...committed.variants["L0+L1"], "holdout:right_first_rated": 0.99 },
+      },
+    };
     const baseline = join(dir, "raised.json");
     await writeFile(baseline, JSON.stringify(raised));
     const out = join(dir, "raised");
@@ -88,7 +112,9 @@ describe("lookup-knowledge eval --golden on your own corpus", () => {
     expect(run.code).toBe(1);
     const summary = JSON.parse(run.stdout) as { passed: boolean; promptfooExitCode: number; problems: string[] };
     expect(summary).toMatchObject({ passed: false, promptfooExitCode: 100 });
-    expect(summary.problems[0]).toMatch(/^contract: L0\+L1 \| vents-01: when the roof vents open: traceWritten is false/);
+    expect(summary.problems[0]).toMatch(
+      /^contract: L0\+L1 \| vents-01: when the roof vents open: traceWritten is false/,
+    );
     const direct = await runPromptfoo(join(out, "promptfooconfig.yaml"), env);
     expect(direct.code).toBe(100);
   }, 120_000);

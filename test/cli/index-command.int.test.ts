@@ -19,14 +19,24 @@ describe("lookup-knowledge index on an existing index", () => {
     const built = await KnowledgeBase.build({ corpusDir: corpus });
     await built.save(out);
     // A bm25.bin that loads (its table adds up) but whose one posting block names a document past the last.
-    const manifest = JSON.parse(await readFile(join(out, "manifest.json"), "utf8")) as { generation: string; checksums: Record<string, string> };
+    const manifest = JSON.parse(await readFile(join(out, "manifest.json"), "utf8")) as {
+      generation: string;
+      checksums: Record<string, string>;
+    };
     const count = built.chunks.length;
-    const bad = craftBm25({ terms: ["zzz"], docLengths: Array.from({ length: count }, () => 1), blocks: [[count + 5, 1]] });
+    const bad = craftBm25({
+      terms: ["zzz"],
+      docLengths: Array.from({ length: count }, () => 1),
+      blocks: [[count + 5, 1]],
+    });
     await writeFile(join(out, manifest.generation, "bm25.bin"), bad);
     manifest.checksums["bm25.bin"] = createHash("sha256").update(bad).digest("hex");
     await writeFile(join(out, "manifest.json"), JSON.stringify(manifest));
     await KnowledgeBase.load(out);
-    await writeFile(join(corpus, "glossary.md"), `${await readFile(join(corpus, "glossary.md"), "utf8")}\n\nAn added sentence about quokkas.\n`);
+    await writeFile(
+      join(corpus, "glossary.md"),
+      `${await readFile(join(corpus, "glossary.md"), "utf8")}\n\nAn added sentence about quokkas.\n`,
+    );
 
     const lines: string[] = [];
     expect(await updateAndSave(corpus, out, (line) => lines.push(line))).toBeNull();

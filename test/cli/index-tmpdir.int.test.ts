@@ -4,7 +4,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { KnowledgeBase, LookupKnowledgeError } from "../../src/index.js";
 import { createTempDirs, REPO_ROOT } from "../integration/helpers/integration-fixtures.js";
 import { runCli } from "../helpers/run-cli.js";
-import { fillDisk, mountTmpfs, remountReadOnly, unmountTmpfs, type TmpfsMount } from "../reliability/helpers/index-tmpfs.js";
+import {
+  fillDisk,
+  mountTmpfs,
+  remountReadOnly,
+  unmountTmpfs,
+  type TmpfsMount,
+} from "../reliability/helpers/index-tmpfs.js";
 
 const temp = createTempDirs("lookup-knowledge-tmpdir-");
 const mounts: TmpfsMount[] = [];
@@ -50,7 +56,10 @@ async function expectIndependentOf(tmp: string): Promise<void> {
   expect((await loadWithTmpdir(out, tmp)).generation).toBe(generation);
   // tsx, which runs the CLI from its sources here, would put its transform cache in TMPDIR.
   const env = { TMPDIR: tmp, TSX_DISABLE_CACHE: "1" };
-  const query = await runCli(["query", "invoice run rollback", "--index", out, "--corpus", corpus, "--json", "--no-trace"], { env });
+  const query = await runCli(
+    ["query", "invoice run rollback", "--index", out, "--corpus", corpus, "--json", "--no-trace"],
+    { env },
+  );
   expect(query.code, query.stderr).toBe(0);
   expect((JSON.parse(query.stdout) as { evidence: unknown[] }).evidence.length).toBeGreaterThan(0);
   const index = await runCli(["index", "--corpus", corpus, "--out", out], { env });
@@ -79,12 +88,16 @@ describe("loading and re-indexing whatever TMPDIR is", () => {
     await expectIndependentOf(mount.dir);
   });
 
-  it.skipIf(process.getuid?.() === 0)("work with TMPDIR a folder without write permission (chmod 0555; root writes through it, so skipped as root)", { timeout: 180_000 }, async () => {
-    const tmp = join(await temp.make(), "read-only");
-    await mkdir(tmp);
-    await chmod(tmp, 0o555);
-    await expectIndependentOf(tmp);
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    "work with TMPDIR a folder without write permission (chmod 0555; root writes through it, so skipped as root)",
+    { timeout: 180_000 },
+    async () => {
+      const tmp = join(await temp.make(), "read-only");
+      await mkdir(tmp);
+      await chmod(tmp, 0o555);
+      await expectIndependentOf(tmp);
+    },
+  );
 
   it("load a read-only index folder through TMPDIR, and report SCRATCH_UNAVAILABLE, never a damaged index, when TMPDIR cannot be used either", async (ctx) => {
     const mount = await tmpfs("16m");
@@ -98,7 +111,9 @@ describe("loading and re-indexing whatever TMPDIR is", () => {
     expect((error as LookupKnowledgeError).code).toBe("SCRATCH_UNAVAILABLE");
     expect((error as Error).message).toContain(out);
     expect((error as Error).message).toContain(`${missing}: ENOENT`);
-    const index = await runCli(["index", "--corpus", corpus, "--out", out], { env: { TMPDIR: missing, TSX_DISABLE_CACHE: "1" } });
+    const index = await runCli(["index", "--corpus", corpus, "--out", out], {
+      env: { TMPDIR: missing, TSX_DISABLE_CACHE: "1" },
+    });
     expect(index.code).toBe(1);
     expect(index.stderr).not.toMatch(/rebuilding/);
     remountReadOnly(mount, false);

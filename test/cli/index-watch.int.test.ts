@@ -8,12 +8,16 @@ import { KnowledgeBase, type LookupResult } from "../../src/index.js";
 import { createTempDirs, KB_DIR } from "../integration/helpers/integration-fixtures.js";
 import { CLI_ENTRY, CLI_REPO_ROOT, TSX_LOADER } from "../helpers/run-cli.js";
 
-const note = (word: string) => `---\ntitle: Watch Note\ndomain: billing\nkeywords: [watch note codename]\n---\n# Watch Note\n\nThe watch note codename is ${word}.\n`;
+const note = (word: string) =>
+  `---\ntitle: Watch Note\ndomain: billing\nkeywords: [watch note codename]\n---\n# Watch Note\n\nThe watch note codename is ${word}.\n`;
 
 /** A CLI child whose stderr can be waited on. */
 function startCli(args: string[]) {
   const { LOOKUP_KNOWLEDGE_PGVECTOR_URL: _url, LOOKUP_KNOWLEDGE_MCP_TOKEN: _token, ...env } = process.env;
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, CLI_ENTRY, ...args], { cwd: CLI_REPO_ROOT, env: { ...env, NO_COLOR: "1" } });
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, CLI_ENTRY, ...args], {
+    cwd: CLI_REPO_ROOT,
+    env: { ...env, NO_COLOR: "1" },
+  });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
@@ -68,13 +72,30 @@ describe("lookup-knowledge index --watch and serve --watch", () => {
     const out = join(root, "index");
     await cp(KB_DIR, corpus, { recursive: true });
     await writeFile(join(corpus, "billing", "watch-note.md"), note("alphaword"));
-    const cli = startCli(["serve", "--http", "--port", "0", "--watch", "--corpus", corpus, "--index", out, "--no-trace"]);
+    const cli = startCli([
+      "serve",
+      "--http",
+      "--port",
+      "0",
+      "--watch",
+      "--corpus",
+      corpus,
+      "--index",
+      out,
+      "--no-trace",
+    ]);
     const started = await cli.waitFor(/at http:\/\/\S+\/mcp/);
     await cli.waitFor(/watching .* for changes/);
     const url = /at (http:\/\/\S+\/mcp)/.exec(started)![1];
     const client = new Client({ name: "watch-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-    const ask = async () => JSON.stringify(((await client.callTool({ name: "lookup_knowledge", arguments: { query: "watch note codename" } })).structuredContent as unknown as LookupResult).evidence);
+    const ask = async () =>
+      JSON.stringify(
+        (
+          (await client.callTool({ name: "lookup_knowledge", arguments: { query: "watch note codename" } }))
+            .structuredContent as unknown as LookupResult
+        ).evidence,
+      );
     expect(await ask()).toContain("alphaword");
 
     await writeFile(join(corpus, "billing", "watch-note.md"), note("omegaword"));

@@ -56,6 +56,8 @@ describe("lookupArgs", () => {
 
   it("turns the tool schema's refusal of a too-long question into one usage line naming its length", () => {
     const message = usageMessage(() => lookupArgs("x".repeat(1200), 5, undefined, DOMAINS));
-    expect(message).toMatch(/^lookup-knowledge: query: the question is not accepted \(.*1000.*\), got 1200 characters\./);
+    expect(message).toMatch(
+      /^lookup-knowledge: query: the question is not accepted \(.*1000.*\), got 1200 characters\./,
+    );
   });
 });

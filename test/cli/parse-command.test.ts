@@ -15,7 +15,12 @@ const QUERY: CommandSpec = {
   run: async () => 0,
 };
 
-const NO_ARGS: CommandSpec = { name: "summary", summary: "No positionals.", options: { json: { type: "boolean", description: "JSON." } }, run: async () => 0 };
+const NO_ARGS: CommandSpec = {
+  name: "summary",
+  summary: "No positionals.",
+  options: { json: { type: "boolean", description: "JSON." } },
+  run: async () => 0,
+};
 
 /** The USAGE error `parseCommand` throws for `argv`. */
 function usageMessage(spec: CommandSpec, argv: string[]): string {
@@ -33,7 +38,11 @@ function usageMessage(spec: CommandSpec, argv: string[]): string {
 
 describe("parseCommand", () => {
   it("applies the defaults, keeps the positionals and lets a repeated flag's last value win", () => {
-    expect(parseCommand(QUERY, ["how", "--limit", "3", "now", "--limit=7"])).toEqual({ values: { limit: "7", json: false }, lists: {}, positionals: ["how", "now"] });
+    expect(parseCommand(QUERY, ["how", "--limit", "3", "now", "--limit=7"])).toEqual({
+      values: { limit: "7", json: false },
+      lists: {},
+      positionals: ["how", "now"],
+    });
   });
 
   it("takes a negative number as a value, so that the range check can name it", () => {
@@ -45,8 +54,12 @@ describe("parseCommand", () => {
   });
 
   it("names an unknown flag and suggests the closest known one", () => {
-    expect(usageMessage(QUERY, ["q", "--jsno"])).toBe("lookup-knowledge: query: unknown option --jsno (did you mean --json?). Run `lookup-knowledge query --help` for usage.");
-    expect(usageMessage(QUERY, ["q", "--nope"])).toBe("lookup-knowledge: query: unknown option --nope. Run `lookup-knowledge query --help` for usage.");
+    expect(usageMessage(QUERY, ["q", "--jsno"])).toBe(
+      "lookup-knowledge: query: unknown option --jsno (did you mean --json?). Run `lookup-knowledge query --help` for usage.",
+    );
+    expect(usageMessage(QUERY, ["q", "--nope"])).toBe(
+      "lookup-knowledge: query: unknown option --nope. Run `lookup-knowledge query --help` for usage.",
+    );
     expect(usageMessage(QUERY, ["q", "-x"])).toContain("unknown option -x");
   });
 
@@ -55,7 +68,9 @@ describe("parseCommand", () => {
   });
 
   it("refuses another flag as a string flag's value and says how to pass a value starting with a dash", () => {
-    expect(usageMessage(QUERY, ["q", "--domain", "--json"])).toContain("--domain needs a value (--domain D), got the option --json; write --domain=--json if that is the value.");
+    expect(usageMessage(QUERY, ["q", "--domain", "--json"])).toContain(
+      "--domain needs a value (--domain D), got the option --json; write --domain=--json if that is the value.",
+    );
     expect(parseCommand(QUERY, ["q", "--domain=--json"]).values.domain).toBe("--json");
   });
 
@@ -64,7 +79,9 @@ describe("parseCommand", () => {
   });
 
   it("refuses an argument to a command that takes none", () => {
-    expect(usageMessage(NO_ARGS, ["file.jsonl"])).toContain('summary: unexpected argument "file.jsonl"; summary takes no arguments, only options.');
+    expect(usageMessage(NO_ARGS, ["file.jsonl"])).toContain(
+      'summary: unexpected argument "file.jsonl"; summary takes no arguments, only options.',
+    );
   });
 
   it("names a missing required positional", () => {
@@ -91,7 +108,11 @@ describe("closestName", () => {
 
 describe("parseCommand on empty flag values", () => {
   it("refuses an empty or blank string flag as a usage error naming the flag, inline or as the next argument", () => {
-    expect(usageMessage(QUERY, ["q", "--limit="])).toBe("lookup-knowledge: query: --limit needs a value (--limit N), got an empty one. Run `lookup-knowledge query --help` for usage.");
-    expect(usageMessage(QUERY, ["q", "--limit", "  "])).toBe("lookup-knowledge: query: --limit needs a value (--limit N), got an empty one. Run `lookup-knowledge query --help` for usage.");
+    expect(usageMessage(QUERY, ["q", "--limit="])).toBe(
+      "lookup-knowledge: query: --limit needs a value (--limit N), got an empty one. Run `lookup-knowledge query --help` for usage.",
+    );
+    expect(usageMessage(QUERY, ["q", "--limit", "  "])).toBe(
+      "lookup-knowledge: query: --limit needs a value (--limit N), got an empty one. Run `lookup-knowledge query --help` for usage.",
+    );
   });
 });

@@ -5,22 +5,39 @@ import { indexUnusable, LookupKnowledgeError, type LookupKnowledgeErrorCode } fr
 const errno = (code: string) => Object.assign(new Error(`${code}: failed`), { code });
 
 describe("whether index rebuilds after an error", () => {
-  it.each<LookupKnowledgeErrorCode>(["INDEX_NOT_FOUND", "INDEX_CORRUPT", "INDEX_MISMATCH", "EMBEDDINGS_REQUIRED"])("rebuilds an index whose load failed with %s", (code) => {
-    expect(shouldRebuild(new LookupKnowledgeError(code, "x"), "load")).toBe(true);
-  });
+  it.each<LookupKnowledgeErrorCode>(["INDEX_NOT_FOUND", "INDEX_CORRUPT", "INDEX_MISMATCH", "EMBEDDINGS_REQUIRED"])(
+    "rebuilds an index whose load failed with %s",
+    (code) => {
+      expect(shouldRebuild(new LookupKnowledgeError(code, "x"), "load")).toBe(true);
+    },
+  );
 
-  it.each<LookupKnowledgeErrorCode>(["INVALID_OPTION", "INDEX_CORRUPT"])("rebuilds an index whose update failed with %s", (code) => {
-    expect(shouldRebuild(new LookupKnowledgeError(code, "x"), "update")).toBe(true);
-  });
+  it.each<LookupKnowledgeErrorCode>(["INVALID_OPTION", "INDEX_CORRUPT"])(
+    "rebuilds an index whose update failed with %s",
+    (code) => {
+      expect(shouldRebuild(new LookupKnowledgeError(code, "x"), "update")).toBe(true);
+    },
+  );
 
-  it.each<LookupKnowledgeErrorCode>(["SCRATCH_UNAVAILABLE", "INDEX_LOCKED", "INDEX_CHANGED", "INDEX_WRITE_FAILED", "VECTOR_STORE_REQUIRED", "VECTOR_STORE_FAILED", "EMBEDDINGS_FAILED"])("reports %s instead of rebuilding", (code) => {
+  it.each<LookupKnowledgeErrorCode>([
+    "SCRATCH_UNAVAILABLE",
+    "INDEX_LOCKED",
+    "INDEX_CHANGED",
+    "INDEX_WRITE_FAILED",
+    "VECTOR_STORE_REQUIRED",
+    "VECTOR_STORE_FAILED",
+    "EMBEDDINGS_FAILED",
+  ])("reports %s instead of rebuilding", (code) => {
     expect(shouldRebuild(new LookupKnowledgeError(code, "x"), "load")).toBe(false);
     expect(shouldRebuild(new LookupKnowledgeError(code, "x"), "update")).toBe(false);
   });
 
-  it.each(["EACCES", "EPERM", "ENOSPC", "EMFILE", "ENFILE", "EIO"])("reports an unreadable file (%s) instead of taking the index for damaged", (code) => {
-    expect(shouldRebuild(indexUnusable("idx", "file bm25.bin cannot be read", errno(code)), "load")).toBe(false);
-  });
+  it.each(["EACCES", "EPERM", "ENOSPC", "EMFILE", "ENFILE", "EIO"])(
+    "reports an unreadable file (%s) instead of taking the index for damaged",
+    (code) => {
+      expect(shouldRebuild(indexUnusable("idx", "file bm25.bin cannot be read", errno(code)), "load")).toBe(false);
+    },
+  );
 
   it("rebuilds when a data file is missing (ENOENT): the index is damaged", () => {
     expect(shouldRebuild(indexUnusable("idx", "file bm25.bin is missing", errno("ENOENT")), "load")).toBe(true);

@@ -21,8 +21,20 @@ function serveEnv(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 /** `lookup-knowledge serve --http --port 0 ...`, resolved with its URL once it listens. */
-async function serveHttp(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcessWithoutNullStreams; url: string; stderr: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, CLI_ENTRY, "serve", "--http", "--port", "0", ...args], { cwd: CLI_REPO_ROOT, env: serveEnv(env) });
+async function serveHttp(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}> {
+  const child = spawn(
+    process.execPath,
+    ["--import", TSX_LOADER, CLI_ENTRY, "serve", "--http", "--port", "0", ...args],
+    { cwd: CLI_REPO_ROOT, env: serveEnv(env) },
+  );
   let stderr = "";
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
   const url = await new Promise<string>((resolve, reject) => {
@@ -45,7 +57,10 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
     const root = await temp.make();
     const corpus = join(root, "corpus");
     await cp(KB_DIR, corpus, { recursive: true });
-    await writeFile(join(corpus, "billing", "zz-payroll.md"), `---\ntitle: ${SECRET_TITLE}\ndomain: billing\naccess: [hr]\nkeywords: [invoice batch, wrong amounts]\n---\n# ${SECRET_TITLE}\n\nInvoice batch with wrong amounts: the payroll salary bands are confidential.\n`);
+    await writeFile(
+      join(corpus, "billing", "zz-payroll.md"),
+      `---\ntitle: ${SECRET_TITLE}\ndomain: billing\naccess: [hr]\nkeywords: [invoice batch, wrong amounts]\n---\n# ${SECRET_TITLE}\n\nInvoice batch with wrong amounts: the payroll salary bands are confidential.\n`,
+    );
     index = join(root, "index");
     tracePath = join(root, "trace.jsonl");
     await (await KnowledgeBase.build({ corpusDir: corpus, onWarning: () => {} })).save(index);
@@ -53,7 +68,13 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
   afterAll(() => temp.cleanup());
 
   it("answers tools/list and tools/call from the SDK's own client over stdio, under the server's scope, with a trace line per call", async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: ["--import", TSX_LOADER, CLI_ENTRY, "serve", "--index", index, "--trace", tracePath, "--group", "support"], cwd: CLI_REPO_ROOT, env: serveEnv(), stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", TSX_LOADER, CLI_ENTRY, "serve", "--index", index, "--trace", tracePath, "--group", "support"],
+      cwd: CLI_REPO_ROOT,
+      env: serveEnv(),
+      stderr: "pipe",
+    });
     const client = new Client({ name: "stdio-test", version: "1.0.0" });
     await client.connect(transport);
     const { tools } = await client.listTools();
@@ -93,7 +114,11 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
     const served = await serveHttp(["--index", index, "--no-trace", "--token-file", tokens]);
     const connect = async (token: string) => {
       const client = new Client({ name: "audience-test", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(served.url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
       return client;
     };
     try {
@@ -103,7 +128,10 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
       expect(JSON.stringify(hrAnswer)).toContain(SECRET_TITLE);
       await asHr.close();
       const asSupport = await connect(support);
-      const supportAnswer = await asSupport.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION, limit: 20 } });
+      const supportAnswer = await asSupport.callTool({
+        name: "lookup_knowledge",
+        arguments: { query: QUESTION, limit: 20 },
+      });
       expect((supportAnswer.structuredContent as unknown as LookupResult).access?.groups).toEqual(["support"]);
       expect(JSON.stringify(supportAnswer)).not.toContain(SECRET_TITLE);
       await asSupport.close();
@@ -120,30 +148,54 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
     const served = await serveHttp(["--index", index, "--no-trace"], { LOOKUP_KNOWLEDGE_MCP_TOKEN: token });
     try {
       const client = new Client({ name: "http-test", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(served.url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(["lookup_knowledge"]);
       const answer = await client.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION } });
-      expect((answer.structuredContent as unknown as LookupResult).primary?.source).toMatch(/^billing\/invoice-run-rollback\.md#/);
+      expect((answer.structuredContent as unknown as LookupResult).primary?.source).toMatch(
+        /^billing\/invoice-run-rollback\.md#/,
+      );
       // Unscoped, the hr-only file answers the same question: the stdio test's scope is what hid it.
       const everything = await client.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION, limit: 20 } });
       expect(JSON.stringify(everything)).toContain(SECRET_TITLE);
       await client.close();
 
-      const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+      const initialize = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      };
       const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
       const noToken = await fetch(served.url, { method: "POST", headers, body: JSON.stringify(initialize) });
       expect(noToken.status).toBe(401);
-      const wrongToken = await fetch(served.url, { method: "POST", headers: { ...headers, authorization: "Bearer nope" }, body: JSON.stringify(initialize) });
+      const wrongToken = await fetch(served.url, {
+        method: "POST",
+        headers: { ...headers, authorization: "Bearer nope" },
+        body: JSON.stringify(initialize),
+      });
       expect(wrongToken.status).toBe(401);
       const port = new URL(served.url).port;
       const foreignHost = await new Promise<number>((resolve, reject) => {
         // fetch does not let a page set Host: a raw request does, as a rebinding page's would arrive.
         import("node:http").then(({ request }) => {
-          const req = request({ host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { ...headers, host: `evil.example:${port}`, authorization: `Bearer ${token}` } }, (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
-          });
+          const req = request(
+            {
+              host: "127.0.0.1",
+              port,
+              path: "/mcp",
+              method: "POST",
+              headers: { ...headers, host: `evil.example:${port}`, authorization: `Bearer ${token}` },
+            },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          );
           req.on("error", reject);
           req.end(JSON.stringify(initialize));
         }, reject);
@@ -158,7 +210,11 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
 
   it("refuses to listen beyond loopback without a token, with a short token, or on a wildcard address without --allowed-host", async () => {
     const refusal = async (args: string[], env: Record<string, string> = {}) => {
-      const child = spawn(process.execPath, ["--import", TSX_LOADER, CLI_ENTRY, "serve", "--http", "--port", "0", "--index", index, ...args], { cwd: CLI_REPO_ROOT, env: serveEnv(env) });
+      const child = spawn(
+        process.execPath,
+        ["--import", TSX_LOADER, CLI_ENTRY, "serve", "--http", "--port", "0", "--index", index, ...args],
+        { cwd: CLI_REPO_ROOT, env: serveEnv(env) },
+      );
       let stderr = "";
       child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
       const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
@@ -167,7 +223,9 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
     const noToken = await refusal(["--host", "0.0.0.0"]);
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toContain("LOOKUP_KNOWLEDGE_MCP_TOKEN");
-    const short = await refusal(["--host", "0.0.0.0", "--allowed-host", "kb.internal"], { LOOKUP_KNOWLEDGE_MCP_TOKEN: "abc" });
+    const short = await refusal(["--host", "0.0.0.0", "--allowed-host", "kb.internal"], {
+      LOOKUP_KNOWLEDGE_MCP_TOKEN: "abc",
+    });
     expect(short.code).toBe(2);
     expect(short.stderr).toContain("at least 16 characters");
     const wildcard = await refusal(["--host", "0.0.0.0"], { LOOKUP_KNOWLEDGE_MCP_TOKEN: "a-long-enough-token-0123" });
@@ -182,7 +240,23 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", () => resolve()));
     const port = String((taken.address() as { port: number }).port);
     try {
-      const child = spawn(process.execPath, ["--import", TSX_LOADER, CLI_ENTRY, "serve", "--http", "--port", port, "--watch", "--index", index, "--no-trace"], { cwd: CLI_REPO_ROOT, env: serveEnv() });
+      const child = spawn(
+        process.execPath,
+        [
+          "--import",
+          TSX_LOADER,
+          CLI_ENTRY,
+          "serve",
+          "--http",
+          "--port",
+          port,
+          "--watch",
+          "--index",
+          index,
+          "--no-trace",
+        ],
+        { cwd: CLI_REPO_ROOT, env: serveEnv() },
+      );
       let stderr = "";
       child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
       const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
@@ -197,13 +271,20 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
 
   it("runs inside a LangGraph createAgent through @langchain/mcp-adapters", async () => {
     const served = await serveHttp(["--index", index, "--no-trace"]);
-    const mcp = new MultiServerMCPClient({ mcpServers: { knowledge: { transport: "http", url: served.url } }, useStandardContentBlocks: true });
+    const mcp = new MultiServerMCPClient({
+      mcpServers: { knowledge: { transport: "http", url: served.url } },
+      useStandardContentBlocks: true,
+    });
     try {
       const tools = await mcp.getTools();
       expect(tools.map((tool) => tool.name)).toEqual(["lookup_knowledge"]);
-      const model = new FakeToolCallingModel({ toolCalls: [[{ name: "lookup_knowledge", args: { query: QUESTION }, id: "call_mcp_1" }], []] });
+      const model = new FakeToolCallingModel({
+        toolCalls: [[{ name: "lookup_knowledge", args: { query: QUESTION }, id: "call_mcp_1" }], []],
+      });
       const agent = createAgent({ model, tools });
-      const { messages } = await agent.invoke({ messages: [new HumanMessage("An invoice batch went out with wrong amounts. What now?")] });
+      const { messages } = await agent.invoke({
+        messages: [new HumanMessage("An invoice batch went out with wrong amounts. What now?")],
+      });
       const toolMessages = messages.filter((message) => ToolMessage.isInstance(message));
       expect(toolMessages).toHaveLength(1);
       expect(toolMessages[0].status).not.toBe("error");

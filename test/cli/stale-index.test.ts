@@ -4,7 +4,15 @@ import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { compareCorpus, corpusDrift, describeDrift, hasDrift, hashCorpusFile, type HashCorpusFile, type IndexedCorpus } from "../../src/cli/stale-index.js";
+import {
+  compareCorpus,
+  corpusDrift,
+  describeDrift,
+  hasDrift,
+  hashCorpusFile,
+  type HashCorpusFile,
+  type IndexedCorpus,
+} from "../../src/cli/stale-index.js";
 import { loadCorpus } from "../../src/corpus/load-corpus.js";
 import { walkCorpus, type CorpusFile } from "../../src/corpus/walk-corpus.js";
 
@@ -56,7 +64,11 @@ describe("compareCorpus", () => {
     const before = (await walkCorpus(corpus())).files.find((file) => file.file === "billing/refunds.md")!;
     await writeFile(doc(), "# Refunds\n\nApproved by support.\n".slice(0, before.size).padEnd(before.size, "\n"));
     await utimes(doc(), new Date(before.mtimeMs), new Date(before.mtimeMs));
-    expect(await compareCorpus(await walkCorpus(corpus()), indexed)).toEqual({ added: [], changed: ["billing/refunds.md"], removed: [] });
+    expect(await compareCorpus(await walkCorpus(corpus()), indexed)).toEqual({
+      added: [],
+      changed: ["billing/refunds.md"],
+      removed: [],
+    });
   });
 
   it("reports added and removed Markdown files, ignoring other files", async () => {
@@ -64,21 +76,41 @@ describe("compareCorpus", () => {
     await rm(join(corpus(), "access.md"));
     await writeFile(join(corpus(), "new.md"), "# New\n\nText.\n");
     await writeFile(join(corpus(), "more.txt"), "not markdown");
-    expect(await compareCorpus(await walkCorpus(corpus()), indexed)).toEqual({ added: ["new.md"], changed: [], removed: ["access.md"] });
+    expect(await compareCorpus(await walkCorpus(corpus()), indexed)).toEqual({
+      added: ["new.md"],
+      changed: [],
+      removed: ["access.md"],
+    });
   });
 
   it("counts a file the build skipped as changed only when it was written after the index was saved", async () => {
-    const entry = { file: "broken.md", path: "", dev: 1, ino: 2, size: 3, mtimeMs: 1_000, ctimeMs: 1_000 } satisfies CorpusFile;
+    const entry = {
+      file: "broken.md",
+      path: "",
+      dev: 1,
+      ino: 2,
+      size: 3,
+      mtimeMs: 1_000,
+      ctimeMs: 1_000,
+    } satisfies CorpusFile;
     const listing = { files: [entry], skipped: [], markdownCount: 1 };
     const indexed = { files: [], skipped: [{ file: "broken.md", reason: "no text" }], savedAtMs: 2_000 };
     expect(hasDrift(await compareCorpus(listing, indexed))).toBe(false);
-    expect(await compareCorpus({ ...listing, files: [{ ...entry, ctimeMs: 3_000 }] }, indexed)).toEqual({ added: [], changed: ["broken.md"], removed: [] });
+    expect(await compareCorpus({ ...listing, files: [{ ...entry, ctimeMs: 3_000 }] }, indexed)).toEqual({
+      added: [],
+      changed: ["broken.md"],
+      removed: [],
+    });
   });
 
   it("compares by the bytes' SHA-256, as the index records them", async () => {
     const entry = { file: "a.md", path: "", dev: 1, ino: 2, size: 3, mtimeMs: 1, ctimeMs: 1 } satisfies CorpusFile;
     const listing = { files: [entry], skipped: [], markdownCount: 1 };
-    const indexed = { files: [{ file: "a.md", sha256: sha("old"), chunkCount: 1, stamp: "other" }], skipped: [], savedAtMs: 0 };
+    const indexed = {
+      files: [{ file: "a.md", sha256: sha("old"), chunkCount: 1, stamp: "other" }],
+      skipped: [],
+      savedAtMs: 0,
+    };
     expect(hasDrift(await compareCorpus(listing, indexed, async () => sha("old")))).toBe(false);
     expect(hasDrift(await compareCorpus(listing, indexed, async () => sha("new")))).toBe(true);
     expect(hasDrift(await compareCorpus(listing, indexed, async () => null))).toBe(true);
@@ -104,6 +136,8 @@ describe("compareCorpus", () => {
 
 describe("describeDrift", () => {
   it("counts each kind and names at most three files of each", () => {
-    expect(describeDrift({ added: ["n.md"], changed: ["a.md", "b.md", "c.md", "d.md", "e.md"], removed: [] })).toBe('5 changed ("a.md", "b.md", "c.md", and 2 more), 1 added ("n.md")');
+    expect(describeDrift({ added: ["n.md"], changed: ["a.md", "b.md", "c.md", "d.md", "e.md"], removed: [] })).toBe(
+      '5 changed ("a.md", "b.md", "c.md", and 2 more), 1 added ("n.md")',
+    );
   });
 });

@@ -3,7 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
-import { expectedPercentile, generatedRecord, writeGeneratedTrace, type GeneratedRecord } from "../trace/summary/helpers/generated-trace.js";
+import {
+  expectedPercentile,
+  generatedRecord,
+  writeGeneratedTrace,
+  type GeneratedRecord,
+} from "../trace/summary/helpers/generated-trace.js";
 
 const RECORDS = 100_000;
 
@@ -32,7 +37,12 @@ describe("lookup-knowledge traces summary", () => {
     expect(code).toBe(0);
     const summary = JSON.parse(stdout);
     expect(summary.file).toBe(tracePath);
-    expect(summary.lines).toMatchObject({ records: RECORDS, skipped: 9 * 3 + 1, partialLastLine: true, otherRecords: 9 });
+    expect(summary.lines).toMatchObject({
+      records: RECORDS,
+      skipped: 9 * 3 + 1,
+      partialLastLine: true,
+      otherRecords: 9,
+    });
     expect(summary.status).toEqual(status);
     expect(summary.latencyMs.duration).toMatchObject({
       count: RECORDS,
@@ -55,7 +65,16 @@ describe("lookup-knowledge traces summary", () => {
 
   it("writes a self-contained HTML report with --html and keeps stdout for the answer", async () => {
     const html = join(dir, "report", "summary.html");
-    const { code, stdout, stderr } = await runCli(["traces", "summary", tracePath, "--since", "2026-11-01T12:00Z", "--json", "--html", html]);
+    const { code, stdout, stderr } = await runCli([
+      "traces",
+      "summary",
+      tracePath,
+      "--since",
+      "2026-11-01T12:00Z",
+      "--json",
+      "--html",
+      html,
+    ]);
 
     expect(code).toBe(0);
     expect(JSON.parse(stdout).lines).toMatchObject({ records: RECORDS - 12 * 3600, outsideWindow: 12 * 3600 });

@@ -12,7 +12,8 @@ const STEPS = ["pack", "install", "dedupe", "typecheck", "build", "run"] as cons
 /** Why `npm pack` cannot run here, or null when it can. */
 function cannotPack(): string | null {
   const npm = spawnSync("npm", ["--version"], { encoding: "utf8" });
-  if (npm.error !== undefined || npm.status !== 0) return `npm is not runnable here (${npm.error?.message ?? `exit ${npm.status}`}), so the package cannot be packed`;
+  if (npm.error !== undefined || npm.status !== 0)
+    return `npm is not runnable here (${npm.error?.message ?? `exit ${npm.status}`}), so the package cannot be packed`;
   return null;
 }
 
@@ -39,8 +40,12 @@ describe("the packed package in a fresh LangChain app", () => {
       // The script's own lines say which step failed and show its output.
       expect(output, output).not.toMatch(/FAILED/);
       for (const step of STEPS) expect(output).toMatch(new RegExp(`^\\[consumer-smoke\\] ${step}: ok in `, "m"));
-      expect(output).toMatch(/^\[consumer-smoke\] dedupe: ok .* - @langchain\/core@1\.3\.\d+ \(1 copy\), @langchain\/langgraph@[\d.]+ \(1 copy\)$/m);
-      expect(output).toMatch(/^\[consumer-smoke\] run: ok .* agent call ok: 1 ToolMessage, [1-9]\d* evidence block\(s\).*primary billing\/invoice-run-rollback\.md#/m);
+      expect(output).toMatch(
+        /^\[consumer-smoke\] dedupe: ok .* - @langchain\/core@1\.3\.\d+ \(1 copy\), @langchain\/langgraph@[\d.]+ \(1 copy\)$/m,
+      );
+      expect(output).toMatch(
+        /^\[consumer-smoke\] run: ok .* agent call ok: 1 ToolMessage, [1-9]\d* evidence block\(s\).*primary billing\/invoice-run-rollback\.md#/m,
+      );
       expect(output).toMatch(/^\[consumer-smoke\] all steps passed in /m);
       expect(code).toBe(0);
     },

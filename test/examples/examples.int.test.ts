@@ -19,7 +19,11 @@ interface ExampleRun {
 function runExample(name: string): Promise<ExampleRun> {
   const { OPENAI_API_KEY: _key, DATABASE_URL: _db, ...env } = process.env;
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", `examples/${name}.ts`], { cwd: REPO_ROOT, env: { ...env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", `examples/${name}.ts`], {
+      cwd: REPO_ROOT,
+      env: { ...env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (data: string) => (stdout += data));

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { boundEvidence, boundHints, boundHitReasons, MAX_FIELD_CHARS, MAX_LIST_ITEMS } from "../../src/graph/bound-evidence.js";
+import {
+  boundEvidence,
+  boundHints,
+  boundHitReasons,
+  MAX_FIELD_CHARS,
+  MAX_LIST_ITEMS,
+} from "../../src/graph/bound-evidence.js";
 import type { EvidenceBlock } from "../../src/types.js";
 
 function block(content: string, fields: Partial<EvidenceBlock> = {}): EvidenceBlock {
@@ -15,14 +21,20 @@ describe("boundEvidence", () => {
   });
 
   it("cuts one block to the per-block cap and says how much it holds", () => {
-    const { blocks, truncated } = boundEvidence([block("x".repeat(50_000_000))], { maxBlockChars: 4000, maxTotalChars: 16_000 });
+    const { blocks, truncated } = boundEvidence([block("x".repeat(50_000_000))], {
+      maxBlockChars: 4000,
+      maxTotalChars: 16_000,
+    });
     expect(truncated).toBe(true);
     expect(blocks[0].content).toHaveLength(4000);
     expect(blocks[0].truncated).toEqual({ shownChars: 4000, totalChars: 50_000_000 });
   });
 
   it("gives later blocks what earlier ones left of the total cap, down to nothing", () => {
-    const { blocks } = boundEvidence([block("a".repeat(3000)), block("b".repeat(3000)), block("c".repeat(3000))], { maxBlockChars: 4000, maxTotalChars: 5000 });
+    const { blocks } = boundEvidence([block("a".repeat(3000)), block("b".repeat(3000)), block("c".repeat(3000))], {
+      maxBlockChars: 4000,
+      maxTotalChars: 5000,
+    });
     expect(blocks.map((b) => b.content.length)).toEqual([3000, 2000, 0]);
     expect(blocks.map((b) => b.truncated?.totalChars)).toEqual([undefined, 3000, 3000]);
     expect(blocks.reduce((sum, b) => sum + b.content.length, 0)).toBeLessThanOrEqual(5000);
@@ -41,7 +53,10 @@ describe("boundEvidence", () => {
 
   it("bounds titles, headings and hit reasons of a block", () => {
     const long = "t".repeat(1_000_000);
-    const { blocks } = boundEvidence([block("x", { title: long, breadcrumb: [long, long], hitReasons: [`L0:title:${long}`] })], { maxBlockChars: 10, maxTotalChars: 10 });
+    const { blocks } = boundEvidence(
+      [block("x", { title: long, breadcrumb: [long, long], hitReasons: [`L0:title:${long}`] })],
+      { maxBlockChars: 10, maxTotalChars: 10 },
+    );
     expect(blocks[0].title).toHaveLength(MAX_FIELD_CHARS);
     expect(blocks[0].breadcrumb?.every((heading) => heading.length === MAX_FIELD_CHARS)).toBe(true);
     expect(blocks[0].hitReasons[0]).toHaveLength(MAX_FIELD_CHARS);
@@ -50,10 +65,24 @@ describe("boundEvidence", () => {
 
 describe("boundHitReasons", () => {
   it("keeps every body, BM25 and L1 reason and summarises hint reasons beyond the cap", () => {
-    const reasons = [...Array.from({ length: 30 }, (_, i) => `L0:keyword:k${i}`), "L0:body:a,b", "L0:bm25:3.00", "L1:similarity:0.50", "L1:domain_filter:billing"];
+    const reasons = [
+      ...Array.from({ length: 30 }, (_, i) => `L0:keyword:k${i}`),
+      "L0:body:a,b",
+      "L0:bm25:3.00",
+      "L1:similarity:0.50",
+      "L1:domain_filter:billing",
+    ];
     const bounded = boundHitReasons(reasons);
     expect(bounded.filter((reason) => reason.startsWith("L0:keyword:"))).toHaveLength(MAX_LIST_ITEMS);
-    expect(bounded).toEqual(expect.arrayContaining(["L0:body:a,b", "L0:bm25:3.00", "L1:similarity:0.50", "L1:domain_filter:billing", "L0:more_hints:10"]));
+    expect(bounded).toEqual(
+      expect.arrayContaining([
+        "L0:body:a,b",
+        "L0:bm25:3.00",
+        "L1:similarity:0.50",
+        "L1:domain_filter:billing",
+        "L0:more_hints:10",
+      ]),
+    );
   });
 });
 
@@ -73,10 +102,17 @@ describe("boundHints", () => {
     const hints = boundHints({ titles: [], keywords: [], domains: many, entities: [], domainEvidence });
     expect(hints.domainEvidence).toHaveLength(MAX_LIST_ITEMS);
     expect(hints.domainEvidence?.map(({ domain }) => domain)).toEqual(hints.domains);
-    expect(hints.domainEvidence?.map(({ files }) => files)).toEqual(domainEvidence.slice(0, MAX_LIST_ITEMS).map(({ files }) => files));
+    expect(hints.domainEvidence?.map(({ files }) => files)).toEqual(
+      domainEvidence.slice(0, MAX_LIST_ITEMS).map(({ files }) => files),
+    );
   });
 
   it("adds no domain evidence to hints that had none", () => {
-    expect(boundHints({ titles: [], keywords: [], domains: ["billing"], entities: [] })).toEqual({ titles: [], keywords: [], domains: ["billing"], entities: [] });
+    expect(boundHints({ titles: [], keywords: [], domains: ["billing"], entities: [] })).toEqual({
+      titles: [],
+      keywords: [],
+      domains: ["billing"],
+      entities: [],
+    });
   });
 });

@@ -3,8 +3,13 @@ import { DEFAULT_L0_WEIGHT, candidatesToEvidence, dedupeEvidence, toEvidenceBloc
 import type { LayeredEvidence } from "../../src/graph/state.js";
 import { makeCandidate, makeChunk } from "../helpers/retrieval-fakes.js";
 
-function layered(source: string, layerScores: LayeredEvidence["layerScores"], extra: Partial<LayeredEvidence> = {}): LayeredEvidence {
-  const layer = layerScores.L0 !== undefined && layerScores.L1 !== undefined ? "L0+L1" : layerScores.L0 !== undefined ? "L0" : "L1";
+function layered(
+  source: string,
+  layerScores: LayeredEvidence["layerScores"],
+  extra: Partial<LayeredEvidence> = {},
+): LayeredEvidence {
+  const layer =
+    layerScores.L0 !== undefined && layerScores.L1 !== undefined ? "L0+L1" : layerScores.L0 !== undefined ? "L0" : "L1";
   return { source, retrievalLayer: layer, content: `text of ${source}`, hitReasons: [], layerScores, ...extra };
 }
 
@@ -20,7 +25,9 @@ describe("candidatesToEvidence", () => {
   });
 
   it("scores candidates that all tie 1", () => {
-    expect(candidatesToEvidence([makeCandidate("a", 3), makeCandidate("b", 3)], "L0").map((block) => block.layerScores.L0)).toEqual([1, 1]);
+    expect(
+      candidatesToEvidence([makeCandidate("a", 3), makeCandidate("b", 3)], "L0").map((block) => block.layerScores.L0),
+    ).toEqual([1, 1]);
   });
 
   it("returns no evidence for no candidates", () => {
@@ -28,8 +35,15 @@ describe("candidatesToEvidence", () => {
   });
 
   it("copies the chunk's source, title, breadcrumb and content and the candidate's hit reasons", () => {
-    const chunk = makeChunk("billing/refunds.md#window", { title: "Refunds", breadcrumb: ["Refunds", "Window"], content: "Thirty days." });
-    const [block] = candidatesToEvidence([makeCandidate(chunk, 2, { hitReasons: ["L0:keyword:refund"], coverage: 0.5 })], "L0");
+    const chunk = makeChunk("billing/refunds.md#window", {
+      title: "Refunds",
+      breadcrumb: ["Refunds", "Window"],
+      content: "Thirty days.",
+    });
+    const [block] = candidatesToEvidence(
+      [makeCandidate(chunk, 2, { hitReasons: ["L0:keyword:refund"], coverage: 0.5 })],
+      "L0",
+    );
 
     expect(block).toEqual({
       source: "billing/refunds.md#window",
@@ -80,7 +94,9 @@ describe("dedupeEvidence", () => {
   });
 
   it("fuses a block both layers found as the weighted sum of its normalised scores", () => {
-    const merged = dedupeEvidence([layered("a", { L0: 0.5 }), layered("a", { L1: 1 }), layered("b", { L1: 0 })], { limit: 10 });
+    const merged = dedupeEvidence([layered("a", { L0: 0.5 }), layered("a", { L1: 1 }), layered("b", { L1: 0 })], {
+      limit: 10,
+    });
 
     expect(merged[0].source).toBe("a");
     expect(merged[0].score).toBeCloseTo(0.8 * 0.5 + 0.2 * 1, 10);
@@ -97,7 +113,9 @@ describe("dedupeEvidence", () => {
   });
 
   it("breaks score ties by source, ascending", () => {
-    const merged = dedupeEvidence([layered("c", { L0: 1 }), layered("a", { L0: 1 }), layered("b", { L0: 1 })], { limit: 10 });
+    const merged = dedupeEvidence([layered("c", { L0: 1 }), layered("a", { L0: 1 }), layered("b", { L0: 1 })], {
+      limit: 10,
+    });
 
     expect(merged.map((block) => block.source)).toEqual(["a", "b", "c"]);
   });
@@ -123,13 +141,19 @@ describe("dedupeEvidence", () => {
   });
 
   it("dedupes by source and never by content", () => {
-    const merged = dedupeEvidence([layered("a", { L0: 1 }, { content: "same" }), layered("b", { L0: 1 }, { content: "same" })], { limit: 10 });
+    const merged = dedupeEvidence(
+      [layered("a", { L0: 1 }, { content: "same" }), layered("b", { L0: 1 }, { content: "same" })],
+      { limit: 10 },
+    );
 
     expect(merged.map((block) => block.source)).toEqual(["a", "b"]);
   });
 
   it("cuts the ranking to the limit after sorting", () => {
-    const merged = dedupeEvidence([layered("low", { L0: 0.1 }), layered("high", { L0: 0.9 }), layered("mid", { L0: 0.5 })], { limit: 2 });
+    const merged = dedupeEvidence(
+      [layered("low", { L0: 0.1 }), layered("high", { L0: 0.9 }), layered("mid", { L0: 0.5 })],
+      { limit: 2 },
+    );
 
     expect(merged.map((block) => block.source)).toEqual(["high", "mid"]);
   });
@@ -137,7 +161,10 @@ describe("dedupeEvidence", () => {
 
 describe("toEvidenceBlock", () => {
   it("drops the layer scores and publishes the score, term coverage and similarity rounded to four decimals", () => {
-    const block = toEvidenceBlock({ ...layered("a", { L0: 1, L1: 0.5 }, { coverage: 0.666666, similarity: 0.512345 }), score: 0.123456 });
+    const block = toEvidenceBlock({
+      ...layered("a", { L0: 1, L1: 0.5 }, { coverage: 0.666666, similarity: 0.512345 }),
+      score: 0.123456,
+    });
 
     expect(block).toEqual({
       source: "a",

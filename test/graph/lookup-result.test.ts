@@ -56,7 +56,10 @@ describe("buildLookupResult", () => {
       score: 1 - i / 4,
     }));
     const result = buildLookupResult(
-      state({ l0Candidates: [makeCandidate("a", 3), makeCandidate("b", 2)], l1Candidates: [makeCandidate("b", 0.5), makeCandidate("c", 0.4)] }),
+      state({
+        l0Candidates: [makeCandidate("a", 3), makeCandidate("b", 2)],
+        l1Candidates: [makeCandidate("b", 0.5), makeCandidate("c", 0.4)],
+      }),
       merged,
       true,
     );
@@ -70,7 +73,11 @@ describe("buildLookupResult", () => {
   });
 
   it("does not count L1 candidates when L1 did not answer", () => {
-    const result = buildLookupResult(state({ l0Candidates: [makeCandidate("a", 3)], l1Candidates: [makeCandidate("z", 0.9)], l1Status: "error" }), [], false);
+    const result = buildLookupResult(
+      state({ l0Candidates: [makeCandidate("a", 3)], l1Candidates: [makeCandidate("z", 0.9)], l1Status: "error" }),
+      [],
+      false,
+    );
 
     expect(result.candidateCount).toBe(1);
   });

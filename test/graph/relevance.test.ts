@@ -17,7 +17,11 @@ function top(fields: { coverage?: number; similarity?: number; hitReasons?: stri
 
 describe("assessRelevance", () => {
   it("says none, without semantic support, when there is no evidence", () => {
-    expect(assessRelevance([], "ok")).toEqual({ level: "none", semanticSupport: false, reason: "No evidence matched the query." });
+    expect(assessRelevance([], "ok")).toEqual({
+      level: "none",
+      semanticSupport: false,
+      reason: "No evidence matched the query.",
+    });
   });
 
   it("says high when L1 supports the top block and it covers the query's distinctive terms", () => {
@@ -39,7 +43,12 @@ describe("assessRelevance", () => {
 
   it("says medium for a close paraphrase: coverage below the partial threshold with a strong similarity", () => {
     const relevance = assessRelevance(
-      [top({ coverage: RELEVANCE_THRESHOLDS.partialCoverage - 0.05, similarity: RELEVANCE_THRESHOLDS.strongSimilarity })],
+      [
+        top({
+          coverage: RELEVANCE_THRESHOLDS.partialCoverage - 0.05,
+          similarity: RELEVANCE_THRESHOLDS.strongSimilarity,
+        }),
+      ],
       "ok",
     );
 
@@ -58,7 +67,9 @@ describe("assessRelevance", () => {
     const relevance = assessRelevance([top({ coverage: 0.9, similarity: 0.1 })], "ok");
 
     expect(relevance).toMatchObject({ level: "medium", semanticSupport: false });
-    expect(relevance.reason).toBe("Plausible match: the top block has 90% of the query's term weight, similarity 0.10; check it against the question.");
+    expect(relevance.reason).toBe(
+      "Plausible match: the top block has 90% of the query's term weight, similarity 0.10; check it against the question.",
+    );
   });
 
   it("says medium at most, naming the L1 status, for strong keyword evidence when L1 did not answer", () => {
@@ -69,7 +80,10 @@ describe("assessRelevance", () => {
   });
 
   it("says low when the top block covers little of the query and nothing supports it", () => {
-    expect(assessRelevance([top({ coverage: 0.2 })], "disabled")).toMatchObject({ level: "low", semanticSupport: false });
+    expect(assessRelevance([top({ coverage: 0.2 })], "disabled")).toMatchObject({
+      level: "low",
+      semanticSupport: false,
+    });
   });
 
   it("says medium, never high, for a semantically similar block that lacks the query's distinctive terms", () => {

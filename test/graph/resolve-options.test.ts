@@ -19,7 +19,11 @@ describe("resolveRetrievalOptions", () => {
   });
 
   it("keeps the values a caller gives", () => {
-    const settings = resolveRetrievalOptions({ l1: { timeoutMs: 0, k: 50 }, evidence: { maxBlockChars: 10 }, relevance: { semanticSupport: 0.8 } });
+    const settings = resolveRetrievalOptions({
+      l1: { timeoutMs: 0, k: 50 },
+      evidence: { maxBlockChars: 10 },
+      relevance: { semanticSupport: 0.8 },
+    });
     expect(settings.l1).toEqual({ enabled: true, k: 50, minScore: 0.05, timeoutMs: 0 });
     expect(settings.evidence).toEqual({ maxBlockChars: 10, maxTotalChars: 16_000 });
     expect(settings.relevance.semanticSupport).toBe(0.8);
@@ -40,14 +44,18 @@ describe("resolveRetrievalOptions", () => {
     [{ evidence: { maxTotalChars: "10" as unknown as number } }, /evidence\.maxTotalChars .* got 10/],
     [{ relevance: { strongCoverage: 7 } }, /relevance\.strongCoverage/],
   ])("refuses %j with INVALID_OPTION", (options, message) => {
-    expect(() => resolveRetrievalOptions(options)).toThrow(expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringMatching(message) }));
+    expect(() => resolveRetrievalOptions(options)).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringMatching(message) }),
+    );
   });
 });
 
 describe("creating the graph or the tool with bad options", () => {
-  const throwing = { get enabled(): boolean {
-    throw new Error("getter boom");
-  } };
+  const throwing = {
+    get enabled(): boolean {
+      throw new Error("getter boom");
+    },
+  };
 
   it.each([
     ["no options", undefined, /must be an object/],
@@ -55,10 +63,20 @@ describe("creating the graph or the tool with bad options", () => {
     ["no knowledge base", {}, /option knowledgeBase must be a KnowledgeBase/],
     ["a knowledge base without layers", { knowledgeBase: {} }, /option knowledgeBase must be a KnowledgeBase/],
     ["an option whose getter throws", { knowledgeBase: fakeSource(), l1: throwing }, /cannot be read \(getter boom\)/],
-    ["a trace path that is a number", { knowledgeBase: fakeSource(), tracePath: 42 }, /option tracePath must be a file path or null/],
+    [
+      "a trace path that is a number",
+      { knowledgeBase: fakeSource(), tracePath: 42 },
+      /option tracePath must be a file path or null/,
+    ],
   ])("refuses %s with INVALID_OPTION, graph and tool alike", (_name, options, message) => {
     for (const create of [createRetrievalGraph, createLookupKnowledgeTool] as ((options: unknown) => unknown)[]) {
-      expect(() => create(options)).toThrow(expect.objectContaining({ name: "LookupKnowledgeError", code: "INVALID_OPTION", message: expect.stringMatching(message) }));
+      expect(() => create(options)).toThrow(
+        expect.objectContaining({
+          name: "LookupKnowledgeError",
+          code: "INVALID_OPTION",
+          message: expect.stringMatching(message),
+        }),
+      );
     }
   });
 });
@@ -79,7 +97,10 @@ describe("calibratedDefaults", () => {
   });
 
   it("falls back to the built-in value for anything out of range or not a number", () => {
-    const bad = { l0Weight: "0.5", relevance: { strongCoverage: 2, partialCoverage: Number.NaN, semanticSupport: -0.2, strongSimilarity: Infinity } } as unknown as Parameters<typeof calibratedDefaults>[0];
+    const bad = {
+      l0Weight: "0.5",
+      relevance: { strongCoverage: 2, partialCoverage: Number.NaN, semanticSupport: -0.2, strongSimilarity: Infinity },
+    } as unknown as Parameters<typeof calibratedDefaults>[0];
     const d = calibratedDefaults(bad);
 
     expect(d.fusion.l0Weight).toBe(RETRIEVAL_DEFAULTS.fusion.l0Weight);

@@ -21,7 +21,10 @@ import {
 
 const REFUND = REFUND_CHUNK;
 const ACCESS = ACCESS_CHUNK;
-const ONBOARDING = makeChunk("hr/onboarding.md#first-day", { title: "Onboarding", content: "Bring your ID on the first day." });
+const ONBOARDING = makeChunk("hr/onboarding.md#first-day", {
+  title: "Onboarding",
+  content: "Bring your ID on the first day.",
+});
 
 function l0With(candidates: Candidate[], h = NO_HINTS): FakeL0Searcher {
   const answer: L0Result = { hints: h, candidates };
@@ -40,7 +43,10 @@ async function lookup(
 
 describe("createRetrievalGraph: L0 is a hint provider, not an answerer", () => {
   it("still runs L1 when L0 returns exactly one match", async () => {
-    const l0 = l0With([makeCandidate(REFUND, 3, { hitReasons: ["L0:title:Refunds"], coverage: 1 })], hints({ titles: ["Refunds"] }));
+    const l0 = l0With(
+      [makeCandidate(REFUND, 3, { hitReasons: ["L0:title:Refunds"], coverage: 1 })],
+      hints({ titles: ["Refunds"] }),
+    );
     const l1 = new FakeL1Searcher([makeCandidate(REFUND, 0.8, { hitReasons: ["L1:similarity:0.80"] })]);
 
     const result = await lookup({ knowledgeBase: fakeSource({ l0, l1 }) }, { query: "refund window" });
@@ -56,7 +62,10 @@ describe("createRetrievalGraph: L0 is a hint provider, not an answerer", () => {
     const l0 = l0With([makeCandidate(REFUND, 3, { coverage: 1 })]);
     const l1 = new FakeL1Searcher([makeCandidate(REFUND, 0.8)]);
 
-    const result = await lookup({ knowledgeBase: fakeSource({ l0, l1 }), l1: { enabled: false } }, { query: "refund window" });
+    const result = await lookup(
+      { knowledgeBase: fakeSource({ l0, l1 }), l1: { enabled: false } },
+      { query: "refund window" },
+    );
 
     expect(l1.calls).toHaveLength(0);
     expect(result.l1Status).toBe("disabled");
@@ -116,7 +125,11 @@ describe("createRetrievalGraph: the L1 domain filter", () => {
   });
 
   it("filters L1 by the one hinted domain however weak its evidence", async () => {
-    const weak = hints({ keywords: ["refund"], domains: ["billing"], domainEvidence: [{ domain: "billing", strength: 1, files: 1 }] });
+    const weak = hints({
+      keywords: ["refund"],
+      domains: ["billing"],
+      domainEvidence: [{ domain: "billing", strength: 1, files: 1 }],
+    });
     const l0 = l0With([makeCandidate(REFUND, 3)], weak);
     const l1 = new FakeL1Searcher([makeCandidate(REFUND, 0.6)]);
 
@@ -132,7 +145,10 @@ describe("createRetrievalGraph: the L1 domain filter", () => {
       { domain: "billing", strength: 2, files: 1 },
       { domain: "incidents", strength: 2, files: 1 },
     ];
-    const l0 = l0With([makeCandidate(REFUND, 3)], hints({ keywords: ["refund"], domains: ["billing", "incidents"], domainEvidence }));
+    const l0 = l0With(
+      [makeCandidate(REFUND, 3)],
+      hints({ keywords: ["refund"], domains: ["billing", "incidents"], domainEvidence }),
+    );
     const l1 = new FakeL1Searcher([makeCandidate(REFUND, 0.6)]);
     const sink = new RecordingTraceSink();
 
@@ -143,7 +159,10 @@ describe("createRetrievalGraph: the L1 domain filter", () => {
     expect(result.hints.domains).toEqual(["billing", "incidents"]);
     expect(result.hints.domainEvidence).toEqual(domainEvidence);
     expect(sink.records[0]).toMatchObject({
-      retrieval_details: { l0: { domains: ["billing", "incidents"], domain_evidence: domainEvidence }, l1: { domain_filter: null } },
+      retrieval_details: {
+        l0: { domains: ["billing", "incidents"], domain_evidence: domainEvidence },
+        l1: { domain_filter: null },
+      },
     });
   });
 
@@ -213,7 +232,10 @@ describe("createRetrievalGraph: falling back to L0", () => {
     const l0 = l0With([makeCandidate(REFUND, 3)]);
     const sink = new RecordingTraceSink();
 
-    await lookup({ knowledgeBase: fakeSource({ l0, l1: new FakeL1Searcher([makeCandidate(REFUND, 0.5)]) }), traceSink: sink }, { query: "refund" });
+    await lookup(
+      { knowledgeBase: fakeSource({ l0, l1: new FakeL1Searcher([makeCandidate(REFUND, 0.5)]) }), traceSink: sink },
+      { query: "refund" },
+    );
 
     const details = sink.records[0].retrieval_details as { l1: Record<string, unknown> };
     expect(details.l1).not.toHaveProperty("error");
@@ -228,7 +250,10 @@ describe("createRetrievalGraph: evidence blocks", () => {
       makeCandidate(ACCESS, 2, { hitReasons: ["L0:body:request"], coverage: 0.5 }),
     ]);
 
-    const result = await lookup({ knowledgeBase: fakeSource({ l0, l1: new FakeL1Searcher([]) }) }, { query: "refund request" });
+    const result = await lookup(
+      { knowledgeBase: fakeSource({ l0, l1: new FakeL1Searcher([]) }) },
+      { query: "refund request" },
+    );
 
     expect(result.evidence).toEqual([
       {
@@ -297,14 +322,20 @@ describe("createRetrievalGraph: evidence blocks", () => {
     const l0 = l0With(candidates);
     const sink = new RecordingTraceSink();
 
-    const result = await lookup({ knowledgeBase: fakeSource({ l0, l1: new FakeL1Searcher([]) }), traceSink: sink }, { query: "doc", limit: 3 });
+    const result = await lookup(
+      { knowledgeBase: fakeSource({ l0, l1: new FakeL1Searcher([]) }), traceSink: sink },
+      { query: "doc", limit: 3 },
+    );
 
     expect(result.evidence.map((block) => block.source)).toEqual(["doc-0.md#top", "doc-1.md#top", "doc-2.md#top"]);
     expect(result.evidenceCount).toBe(3);
     expect(result.supplements).toHaveLength(2);
     expect(result.candidateCount).toBe(8);
     expect(l0.calls[0].options.limit).toBeGreaterThanOrEqual(3);
-    expect(sink.records[0]).toMatchObject({ input: { limit: 3 }, retrieval_details: { evidence_count: 3, candidate_count: 8 } });
+    expect(sink.records[0]).toMatchObject({
+      input: { limit: 3 },
+      retrieval_details: { evidence_count: 3, candidate_count: 8 },
+    });
   });
 });
 
@@ -320,7 +351,12 @@ describe("createRetrievalGraph: retrieval layer and counts", () => {
     expect(result.candidateCount).toBe(3);
     expect(result.evidenceCount).toBe(3);
     expect(sink.records[0]).toMatchObject({
-      retrieval_details: { retrieval_layer: "L0+L1", candidate_count: 3, evidence_count: 3, l1: { candidate_count: 2 } },
+      retrieval_details: {
+        retrieval_layer: "L0+L1",
+        candidate_count: 3,
+        evidence_count: 3,
+        l1: { candidate_count: 2 },
+      },
     });
   });
 
@@ -337,7 +373,10 @@ describe("createRetrievalGraph: retrieval layer and counts", () => {
   it("says none, with no primary and relevance none, when nothing matched", async () => {
     const sink = new RecordingTraceSink();
 
-    const result = await lookup({ knowledgeBase: fakeSource({ l1: new FakeL1Searcher([]) }), traceSink: sink }, { query: "zebra migration" });
+    const result = await lookup(
+      { knowledgeBase: fakeSource({ l1: new FakeL1Searcher([]) }), traceSink: sink },
+      { query: "zebra migration" },
+    );
 
     expect(result.retrievalLayer).toBe("none");
     expect(result.relevance.level).toBe("none");
@@ -345,7 +384,9 @@ describe("createRetrievalGraph: retrieval layer and counts", () => {
     expect(result.supplements).toEqual([]);
     expect(result.candidateCount).toBe(0);
     expect(result.evidenceCount).toBe(0);
-    expect(sink.records[0]).toMatchObject({ retrieval_details: { retrieval_layer: "none", candidate_count: 0, evidence_count: 0, evidence: [] } });
+    expect(sink.records[0]).toMatchObject({
+      retrieval_details: { retrieval_layer: "none", candidate_count: 0, evidence_count: 0, evidence: [] },
+    });
   });
 
   it("reports high relevance with semantic support when both layers found the top block strongly", async () => {
@@ -358,7 +399,10 @@ describe("createRetrievalGraph: retrieval layer and counts", () => {
   });
 
   it("writes no trace and reports traceWritten false when tracing is off", async () => {
-    const result = await lookup({ knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 1)]) }), tracePath: null }, { query: "refund" });
+    const result = await lookup(
+      { knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 1)]) }), tracePath: null },
+      { query: "refund" },
+    );
 
     expect(result.traceWritten).toBe(false);
   });
@@ -375,14 +419,27 @@ describe("createRetrievalGraph: stage timings", () => {
     const l0 = l0With([makeCandidate(REFUND, 3, { coverage: 1 })]);
     const l1 = new FakeL1Searcher([makeCandidate(REFUND, 0.8)]);
 
-    const result = await lookup({ knowledgeBase: fakeSource({ l0, l1 }), traceSink: new RecordingTraceSink() }, { query: "refund" });
+    const result = await lookup(
+      { knowledgeBase: fakeSource({ l0, l1 }), traceSink: new RecordingTraceSink() },
+      { query: "refund" },
+    );
 
-    expect(Object.keys(result.timings ?? {}).sort()).toEqual(["embedMs", "l0Ms", "l1Ms", "mergeMs", "totalMs", "traceMs"]);
+    expect(Object.keys(result.timings ?? {}).sort()).toEqual([
+      "embedMs",
+      "l0Ms",
+      "l1Ms",
+      "mergeMs",
+      "totalMs",
+      "traceMs",
+    ]);
     for (const value of Object.values(result.timings ?? {})) expectDuration(value);
   });
 
   it("counts every stage, the trace included, inside the total", async () => {
-    const result = await lookup({ knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]) }), traceSink: new RecordingTraceSink() }, { query: "refund" });
+    const result = await lookup(
+      { knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]) }), traceSink: new RecordingTraceSink() },
+      { query: "refund" },
+    );
     const { l0Ms = 0, embedMs = 0, l1Ms = 0, mergeMs = 0, traceMs = 0, totalMs = 0 } = result.timings ?? {};
 
     // Disjoint parts of one run: only floating-point rounding may separate them.
@@ -390,7 +447,15 @@ describe("createRetrievalGraph: stage timings", () => {
   });
 
   it("reports timings on the fallback path and a trace time of 0 when tracing is off", async () => {
-    const result = await lookup({ knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]), l1: new FakeL1Searcher(new Error("down")) }) }, { query: "refund" });
+    const result = await lookup(
+      {
+        knowledgeBase: fakeSource({
+          l0: l0With([makeCandidate(REFUND, 3)]),
+          l1: new FakeL1Searcher(new Error("down")),
+        }),
+      },
+      { query: "refund" },
+    );
 
     expect(result.fallbackReason).toBe("l1_error");
     for (const value of Object.values(result.timings ?? {})) expectDuration(value);
@@ -400,18 +465,34 @@ describe("createRetrievalGraph: stage timings", () => {
   it("records the stage durations in the trace line, without changing retrieval_details", async () => {
     const sink = new RecordingTraceSink();
 
-    await lookup({ knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]) }), traceSink: sink }, { query: "refund" });
+    await lookup(
+      { knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]) }), traceSink: sink },
+      { query: "refund" },
+    );
 
     const durations = sink.records[0].durations_ms as Record<string, unknown>;
     expect(Object.keys(durations).sort()).toEqual(["embed", "l0", "l1", "merge", "total"]);
     for (const value of Object.values(durations)) expectDuration(value);
     expect(Object.keys(sink.records[0].retrieval_details as object).sort()).toEqual(
-      ["candidate_count", "content_truncated", "evidence", "evidence_count", "fallback_reason", "l0", "l1", "relevance", "retrieval_layer"].sort(),
+      [
+        "candidate_count",
+        "content_truncated",
+        "evidence",
+        "evidence_count",
+        "fallback_reason",
+        "l0",
+        "l1",
+        "relevance",
+        "retrieval_layer",
+      ].sort(),
     );
   });
 
   it("starts every run's clock afresh", async () => {
-    const graph = createRetrievalGraph({ knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]) }), tracePath: null });
+    const graph = createRetrievalGraph({
+      knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]) }),
+      tracePath: null,
+    });
 
     const first = await graph.invoke({ query: "refund" });
     const second = await graph.invoke({ query: "refund" });
@@ -426,7 +507,10 @@ describe("createRetrievalGraph: the trace file", () => {
     const dir = await mkdtemp(join(tmpdir(), "retrieval-graph-"));
     try {
       const tracePath = join(dir, "trace.jsonl");
-      const graph = createRetrievalGraph({ knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]) }), tracePath });
+      const graph = createRetrievalGraph({
+        knowledgeBase: fakeSource({ l0: l0With([makeCandidate(REFUND, 3)]) }),
+        tracePath,
+      });
 
       await graph.invoke({ query: "refund" });
       await graph.close();

@@ -50,7 +50,13 @@ describe("chooseDomainFilter", () => {
 
   it("counts a hinted domain whatever its evidence says, weak or strong", () => {
     const weak = hints({ domains: ["billing"], domainEvidence: [{ domain: "billing", strength: 1, files: 1 }] });
-    const split = hints({ domains: ["billing", "it"], domainEvidence: [{ domain: "billing", strength: 9, files: 4 }, { domain: "it", strength: 1, files: 1 }] });
+    const split = hints({
+      domains: ["billing", "it"],
+      domainEvidence: [
+        { domain: "billing", strength: 9, files: 4 },
+        { domain: "it", strength: 1, files: 1 },
+      ],
+    });
     expect(chooseDomainFilter(null, weak)).toBe("billing");
     expect(chooseDomainFilter(null, split)).toBeNull();
   });

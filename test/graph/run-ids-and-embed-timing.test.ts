@@ -3,7 +3,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createRetrievalGraph } from "../../src/graph/retrieval-graph.js";
 import type { L1SearchOptions, L1Searcher } from "../../src/l1/l1-search.js";
 import type { Candidate } from "../../src/types.js";
-import { fakeSource, FakeL0Searcher, makeCandidate, NO_HINTS, RecordingTraceSink, REFUND_CHUNK } from "../helpers/retrieval-fakes.js";
+import {
+  fakeSource,
+  FakeL0Searcher,
+  makeCandidate,
+  NO_HINTS,
+  RecordingTraceSink,
+  REFUND_CHUNK,
+} from "../helpers/retrieval-fakes.js";
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -11,7 +18,16 @@ class ChainRunRecorder extends BaseCallbackHandler {
   name = "chain_run_recorder";
   readonly runs: { name: string | undefined; runId: string; parent: string | undefined }[] = [];
 
-  override async handleChainStart(_chain: unknown, _inputs: unknown, runId: string, parent?: string, _tags?: string[], _metadata?: Record<string, unknown>, _type?: string, name?: string) {
+  override async handleChainStart(
+    _chain: unknown,
+    _inputs: unknown,
+    runId: string,
+    parent?: string,
+    _tags?: string[],
+    _metadata?: Record<string, unknown>,
+    _type?: string,
+    name?: string,
+  ) {
     this.runs.push({ name, runId, parent });
   }
 }
@@ -23,9 +39,16 @@ describe("createRetrievalGraph invoked directly: the run ids of its trace line",
     const sink = new RecordingTraceSink();
     const graph = createRetrievalGraph({ knowledgeBase: fakeSource({ l0: l0() }), traceSink: sink });
 
-    await graph.invoke({ query: "refund" }, { runId: "0190a000-0000-7000-8000-000000000001", configurable: { thread_id: "th-3" } });
+    await graph.invoke(
+      { query: "refund" },
+      { runId: "0190a000-0000-7000-8000-000000000001", configurable: { thread_id: "th-3" } },
+    );
 
-    expect(sink.records[0]).toMatchObject({ tool_call_id: null, run_id: "0190a000-0000-7000-8000-000000000001", thread_id: "th-3" });
+    expect(sink.records[0]).toMatchObject({
+      tool_call_id: null,
+      run_id: "0190a000-0000-7000-8000-000000000001",
+      thread_id: "th-3",
+    });
   });
 
   it("gives the graph run a new UUID v7 when the caller has none, the id a tracer sees for the graph's run", async () => {
@@ -48,7 +71,9 @@ describe("createRetrievalGraph invoked directly: the run ids of its trace line",
     await graph.invoke({ query: "refund" }, { callbacks: [recorder] });
 
     const root = recorder.runs.find((run) => run.parent === undefined);
-    const nodes = recorder.runs.filter((run) => run.parent === root?.runId && run.name !== "__start__").map((run) => run.name);
+    const nodes = recorder.runs
+      .filter((run) => run.parent === root?.runId && run.name !== "__start__")
+      .map((run) => run.name);
     expect(nodes).toEqual(["l0_hints", "l1_search", "l0_fallback", "dedupe_and_trace"]);
   });
 });
@@ -77,7 +102,10 @@ describe("the L1 node's timings: embedding and search apart", () => {
     const clock = { now: 1_000 };
     vi.spyOn(performance, "now").mockImplementation(() => clock.now);
     const sink = new RecordingTraceSink();
-    const graph = createRetrievalGraph({ knowledgeBase: fakeSource({ l0: l0(), l1: new TimedL1Searcher(clock, 5, 2, signals) }), traceSink: sink });
+    const graph = createRetrievalGraph({
+      knowledgeBase: fakeSource({ l0: l0(), l1: new TimedL1Searcher(clock, 5, 2, signals) }),
+      traceSink: sink,
+    });
     const { result } = await graph.invoke({ query: "refund" });
     return { timings: result?.timings, durations: sink.records[0].durations_ms };
   }

@@ -115,7 +115,9 @@ export class RejectingTraceSink implements TraceSink {
 }
 
 /** A knowledge base made of fakes. */
-export function fakeSource(parts: { l0?: L0Searcher; l1?: L1Searcher | null; domains?: readonly string[]; fingerprint?: string } = {}): RetrievalSource {
+export function fakeSource(
+  parts: { l0?: L0Searcher; l1?: L1Searcher | null; domains?: readonly string[]; fingerprint?: string } = {},
+): RetrievalSource {
   return {
     l0: parts.l0 ?? new FakeL0Searcher(),
     l1: parts.l1 === undefined ? new FakeL1Searcher() : parts.l1,

@@ -16,7 +16,14 @@ let cached: string | null | undefined;
 export function unprivilegedSkipReason(): string | null {
   if (cached !== undefined) return cached;
   if (process.getuid?.() !== 0) return (cached = null);
-  const probe = spawnSync(process.execPath, ["-e", "require('node:fs').accessSync(process.argv[1])", join(REPO_ROOT, "package.json")], { uid: NOBODY, gid: NOBODY, stdio: "ignore" });
-  cached = probe.status === 0 ? null : `the user nobody cannot read ${REPO_ROOT}, so no unprivileged child can load it; clone the repository below a folder everyone may enter`;
+  const probe = spawnSync(
+    process.execPath,
+    ["-e", "require('node:fs').accessSync(process.argv[1])", join(REPO_ROOT, "package.json")],
+    { uid: NOBODY, gid: NOBODY, stdio: "ignore" },
+  );
+  cached =
+    probe.status === 0
+      ? null
+      : `the user nobody cannot read ${REPO_ROOT}, so no unprivileged child can load it; clone the repository below a folder everyone may enter`;
   return cached;
 }

@@ -47,13 +47,21 @@ describe("KnowledgeBase.build over a corpus with bad files", () => {
   it("sends exactly one warning per skipped file, naming the file, and none to the console", () => {
     expect(warnings).toHaveLength(kb.skipped.length);
     for (const { file } of kb.skipped) {
-      expect(warnings.filter((message) => message.includes(file)), file).toHaveLength(1);
+      expect(
+        warnings.filter((message) => message.includes(file)),
+        file,
+      ).toHaveLength(1);
     }
     expect(consoleWarn).not.toHaveBeenCalled();
   });
 
   it("never runs the code of a ---js frontmatter", async () => {
-    expect(await access(JS_PROOF).then(() => true, () => false)).toBe(false);
+    expect(
+      await access(JS_PROOF).then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(false);
   });
 
   it("prints nothing by default: without onWarning the skips are only listed in skipped", async () => {
@@ -68,7 +76,9 @@ describe("KnowledgeBase.build over a corpus with bad files", () => {
       new Set(["good-onboarding.md", "notes/cr-line-endings.md", "notes/dated-title.md", "notes/good-expenses.md"]),
     );
     expect(kb.chunks.find((chunk) => chunk.file === "notes/dated-title.md")?.title).toBe("2024-01-01");
-    expect(kb.chunks.filter((chunk) => chunk.file === "notes/cr-line-endings.md").map((chunk) => chunk.breadcrumb)).toEqual([["Desk Booking"], ["Desk Booking", "Lockers"]]);
+    expect(
+      kb.chunks.filter((chunk) => chunk.file === "notes/cr-line-endings.md").map((chunk) => chunk.breadcrumb),
+    ).toEqual([["Desk Booking"], ["Desk Booking", "Lockers"]]);
     const graph = createRetrievalGraph({ knowledgeBase: kb, tracePath: null });
     const laptop = (await graph.invoke({ query: "Anchorage MDM laptop encryption" })).result;
     expect(laptop?.primary?.source).toMatch(/^good-onboarding\.md#/);
@@ -78,7 +88,15 @@ describe("KnowledgeBase.build over a corpus with bad files", () => {
 
   it("never returns text from a skipped file", async () => {
     const graph = createRetrievalGraph({ knowledgeBase: kb, tracePath: null });
-    for (const query of ["quokka", "wombat", "numbat", "bilby", "potoroo", "placeholder page", "Latin-1 budget offsite"]) {
+    for (const query of [
+      "quokka",
+      "wombat",
+      "numbat",
+      "bilby",
+      "potoroo",
+      "placeholder page",
+      "Latin-1 budget offsite",
+    ]) {
       const result = (await graph.invoke({ query })).result;
       const files = result?.evidence.map((block) => block.source.split("#")[0]) ?? [];
       for (const file of Object.keys(BAD_FILES)) expect(files, query).not.toContain(file);

@@ -129,7 +129,9 @@ describe("retrieval over Chinese, Japanese and Korean documents with the real en
     const top = result.evidence[0];
     expect(fileOf(top?.source)).toBe(file);
     // Found by its words in L0, not only by the dense layer.
-    const bodyTerms = top.hitReasons.filter((reason) => reason.startsWith("L0:body:")).flatMap((reason) => reason.slice("L0:body:".length).split(","));
+    const bodyTerms = top.hitReasons
+      .filter((reason) => reason.startsWith("L0:body:"))
+      .flatMap((reason) => reason.slice("L0:body:".length).split(","));
     expect(bodyTerms).toContain(term);
   });
 
@@ -162,7 +164,12 @@ describe("retrieval over Chinese, Japanese and Korean documents with the real en
 
   it("cites the Chinese document in the tool's answer", async () => {
     const tool = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: null });
-    const message = await tool.invoke({ type: "tool_call", id: "cjk-test", name: tool.name, args: { query: "退款需要谁审批" } });
+    const message = await tool.invoke({
+      type: "tool_call",
+      id: "cjk-test",
+      name: tool.name,
+      args: { query: "退款需要谁审批" },
+    });
     const result = message.artifact as LookupResult;
     expect(fileOf(result.primary?.source)).toBe("zh/refund-approval.md");
     expect(String(message.content)).toContain("zh/refund-approval.md");

@@ -31,7 +31,12 @@ describe("many concurrent lookups through one tool", () => {
 
     const messages = await Promise.all(
       Array.from({ length: CALLS }, (_, i) =>
-        lookup.invoke({ type: "tool_call", id: `call_${i}`, name: lookup.name, args: { query: QUERIES[i % QUERIES.length], limit: 1 + (i % 10) } }),
+        lookup.invoke({
+          type: "tool_call",
+          id: `call_${i}`,
+          name: lookup.name,
+          args: { query: QUERIES[i % QUERIES.length], limit: 1 + (i % 10) },
+        }),
       ),
     );
     const results = messages.map((message) => message.artifact as LookupResult);

@@ -1,7 +1,13 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLookupKnowledgeTool, createRetrievalGraph, KnowledgeBase, type LookupResult, type ToolInvocationRecord } from "../../src/index.js";
+import {
+  createLookupKnowledgeTool,
+  createRetrievalGraph,
+  KnowledgeBase,
+  type LookupResult,
+  type ToolInvocationRecord,
+} from "../../src/index.js";
 import { createTempDirs, KB_DIR, readJsonl, REPO_ROOT } from "./helpers/integration-fixtures.js";
 
 /** Names an access-domain entity (Vaultkeeper) but is otherwise worded like the billing documents. */
@@ -21,7 +27,9 @@ describe("the L1 domain filter, applied inside the HNSW search", () => {
   });
 
   function l1Sources(result: LookupResult | null): string[] {
-    return (result?.evidence ?? []).filter((block) => block.hitReasons.some((reason) => reason.startsWith("L1:"))).map((block) => block.source);
+    return (result?.evidence ?? [])
+      .filter((block) => block.hitReasons.some((reason) => reason.startsWith("L1:")))
+      .map((block) => block.source);
   }
 
   it("fills k with chunks of the hinted domain even when the unfiltered neighbours are mostly elsewhere", async () => {
@@ -60,7 +68,8 @@ describe("the L1 domain filter, applied inside the HNSW search", () => {
     const state = await graph.invoke({ query: DEPLOYMENT_HINTED_QUERY, domain: "Billing", limit: 4 });
     expect(state.domainFilter).toBe("billing");
     expect(state.l1Candidates).toHaveLength(Math.min(4, chunksIn("billing")));
-    for (const candidate of [...state.l1Candidates, ...state.l0Candidates]) expect(candidate.chunk.meta.domain).toBe("billing");
+    for (const candidate of [...state.l1Candidates, ...state.l0Candidates])
+      expect(candidate.chunk.meta.domain).toBe("billing");
 
     const unforced = await graph.invoke({ query: DEPLOYMENT_HINTED_QUERY, limit: 4 });
     expect(unforced.domainFilter).toBe("deployment");
@@ -68,7 +77,12 @@ describe("the L1 domain filter, applied inside the HNSW search", () => {
 
   it("keeps every evidence block in the domain the tool caller names", async () => {
     const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: null });
-    const message = await lookup.invoke({ type: "tool_call", id: "forced", name: lookup.name, args: { query: DEPLOYMENT_HINTED_QUERY, domain: "billing" } });
+    const message = await lookup.invoke({
+      type: "tool_call",
+      id: "forced",
+      name: lookup.name,
+      args: { query: DEPLOYMENT_HINTED_QUERY, domain: "billing" },
+    });
     const result = message.artifact as LookupResult;
     expect(result.domainFilter).toBe("billing");
     expect(result.evidence.length).toBeGreaterThan(0);
@@ -106,7 +120,12 @@ describe("hint domains as the spec defines them: the domain of every matched ent
   async function lookupTraced(knowledgeBase: KnowledgeBase, args: { query: string; domain?: string }) {
     const tracePath = join(await temp.make(), "tool_invocation.jsonl");
     const lookup = createLookupKnowledgeTool({ knowledgeBase, tracePath, l1: { minScore: -1 } });
-    const message = await lookup.invoke({ type: "tool_call", id: "hint-domains", name: lookup.name, args: { limit: 10, ...args } });
+    const message = await lookup.invoke({
+      type: "tool_call",
+      id: "hint-domains",
+      name: lookup.name,
+      args: { limit: 10, ...args },
+    });
     const lines = (await readJsonl(tracePath)) as ToolInvocationRecord[];
     expect(lines).toHaveLength(1);
     const details = lines[0].retrieval_details;
@@ -132,9 +151,17 @@ describe("hint domains as the spec defines them: the domain of every matched ent
     expect(details.l0.domains).toEqual(["billing", "incident-runbooks"]);
     expect(details.l0.domain_evidence).toEqual(result.hints.domainEvidence);
     expect(details.l1.domain_filter).toBeNull();
-    for (const block of result.evidence) expect(block.hitReasons.some((reason) => reason.startsWith("L1:domain_filter:")), block.source).toBe(false);
+    for (const block of result.evidence)
+      expect(
+        block.hitReasons.some((reason) => reason.startsWith("L1:domain_filter:")),
+        block.source,
+      ).toBe(false);
 
-    const state = await createRetrievalGraph({ knowledgeBase: kb, tracePath: null, l1: { k: 20, minScore: -1 } }).invoke({ query: "refund", limit: 10 });
+    const state = await createRetrievalGraph({
+      knowledgeBase: kb,
+      tracePath: null,
+      l1: { k: 20, minScore: -1 },
+    }).invoke({ query: "refund", limit: 10 });
     expect(state.domainFilter).toBeNull();
     expect(l1Domains(state.l1Candidates).size).toBeGreaterThan(1);
   });
@@ -163,7 +190,9 @@ describe("hint domains as the spec defines them: the domain of every matched ent
     expect(result.l1Status).toBe("ok");
     expect(details.l0.domains).toEqual([]);
     expect(details.l1.domain_filter).toBeNull();
-    const l1Sources = result.evidence.filter((block) => block.hitReasons.some((reason) => reason.startsWith("L1:"))).map((block) => block.source);
+    const l1Sources = result.evidence
+      .filter((block) => block.hitReasons.some((reason) => reason.startsWith("L1:")))
+      .map((block) => block.source);
     expect(new Set(l1Sources.map((source) => domainOf.get(source))).size).toBeGreaterThan(1);
   });
 
@@ -178,17 +207,26 @@ describe("hint domains as the spec defines them: the domain of every matched ent
   it("does not count a file whose domain is blank", async () => {
     const dir = await temp.make();
     const files: Record<string, string> = {
-      "billing/quotas.md": "---\ntitle: Invoice Quotas\ndomain: billing\nkeywords: [quota]\n---\n# Invoice Quotas\n\nEach account may send a set number of invoices per month.\n",
-      "misc/blank.md": '---\ntitle: Storage Notes\ndomain: "   "\nkeywords: [quota]\n---\n# Storage Notes\n\nDisk usage is capped per team.\n',
-      "misc/none.md": "---\ntitle: Mailbox Notes\nkeywords: [quota]\n---\n# Mailbox Notes\n\nMailboxes are capped at fifty gigabytes.\n",
-      "ops/uptime.md": "---\ntitle: Uptime Targets\ndomain: ops\nkeywords: [uptime]\n---\n# Uptime Targets\n\nServices aim for three nines of availability.\n",
+      "billing/quotas.md":
+        "---\ntitle: Invoice Quotas\ndomain: billing\nkeywords: [quota]\n---\n# Invoice Quotas\n\nEach account may send a set number of invoices per month.\n",
+      "misc/blank.md":
+        '---\ntitle: Storage Notes\ndomain: "   "\nkeywords: [quota]\n---\n# Storage Notes\n\nDisk usage is capped per team.\n',
+      "misc/none.md":
+        "---\ntitle: Mailbox Notes\nkeywords: [quota]\n---\n# Mailbox Notes\n\nMailboxes are capped at fifty gigabytes.\n",
+      "ops/uptime.md":
+        "---\ntitle: Uptime Targets\ndomain: ops\nkeywords: [uptime]\n---\n# Uptime Targets\n\nServices aim for three nines of availability.\n",
     };
     for (const [path, text] of Object.entries(files)) {
       await mkdir(dirname(join(dir, path)), { recursive: true });
       await writeFile(join(dir, path), text);
     }
     const small = await KnowledgeBase.build({ corpusDir: dir, onWarning: () => {} });
-    expect(small.chunks.filter((chunk) => chunk.meta.domain === undefined).map((chunk) => chunk.file).sort()).toEqual(["misc/blank.md", "misc/none.md"]);
+    expect(
+      small.chunks
+        .filter((chunk) => chunk.meta.domain === undefined)
+        .map((chunk) => chunk.file)
+        .sort(),
+    ).toEqual(["misc/blank.md", "misc/none.md"]);
 
     const { result, details } = await lookupTraced(small, { query: "quota" });
 

@@ -27,7 +27,12 @@ describe("a corpus folder without Markdown files", () => {
     expect(warnings).toEqual([]);
 
     const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: null });
-    const message = await lookup.invoke({ type: "tool_call", id: "empty", name: lookup.name, args: { query: "how do I roll back a release?" } });
+    const message = await lookup.invoke({
+      type: "tool_call",
+      id: "empty",
+      name: lookup.name,
+      args: { query: "how do I roll back a release?" },
+    });
     const result = message.artifact as LookupResult;
     expect(result.evidence).toEqual([]);
     expect(result.primary).toBeNull();
@@ -43,7 +48,12 @@ describe("a corpus folder without Markdown files", () => {
     const loaded = await KnowledgeBase.load(dir);
     expect(loaded.fingerprint).toBe(kb.fingerprint);
     const lookup = createLookupKnowledgeTool({ knowledgeBase: loaded, tracePath: null });
-    const message = await lookup.invoke({ type: "tool_call", id: "empty", name: lookup.name, args: { query: "rollback", domain: "billing" } });
+    const message = await lookup.invoke({
+      type: "tool_call",
+      id: "empty",
+      name: lookup.name,
+      args: { query: "rollback", domain: "billing" },
+    });
     const result = message.artifact as LookupResult;
     expect(result.retrievalLayer).toBe("none");
     expect(result.relevance.level).toBe("none");

@@ -67,7 +67,11 @@ function recordOf(table: ChunkTable, n: number): number {
 
 /** Ways to damage a saved index, and what the error must name; each must end in INDEX_CORRUPT. */
 const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
-  ["vectors.hnsw overwritten with garbage bytes", async (dir) => writeFile(await dataPath(dir, "vectors.hnsw"), GARBAGE), /vectors\.hnsw is corrupted/],
+  [
+    "vectors.hnsw overwritten with garbage bytes",
+    async (dir) => writeFile(await dataPath(dir, "vectors.hnsw"), GARBAGE),
+    /vectors\.hnsw is corrupted/,
+  ],
   [
     "chunk-list.json truncated",
     async (dir) => {
@@ -77,7 +81,11 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
     },
     /chunk-list\.json is corrupted/,
   ],
-  ["manifest.json replaced by garbage", (dir) => writeFile(join(dir, "manifest.json"), GARBAGE), /manifest\.json is not valid JSON/],
+  [
+    "manifest.json replaced by garbage",
+    (dir) => writeFile(join(dir, "manifest.json"), GARBAGE),
+    /manifest\.json is not valid JSON/,
+  ],
   [
     "manifest.json valid JSON of another format",
     (dir) => writeFile(join(dir, "manifest.json"), JSON.stringify({ format: "something-else", formatVersion: 1 })),
@@ -102,15 +110,25 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
     },
     /bm25\.bin cannot be read/,
   ],
-  ["vectors.hnsw garbage behind an updated checksum (reaches hnswlib)", (dir) => replaceWithValidChecksum(dir, "vectors.hnsw", GARBAGE), /vector index does not load/],
+  [
+    "vectors.hnsw garbage behind an updated checksum (reaches hnswlib)",
+    (dir) => replaceWithValidChecksum(dir, "vectors.hnsw", GARBAGE),
+    /vector index does not load/,
+  ],
   [
     "vectors.hnsw truncated behind an updated checksum (reaches hnswlib)",
-    async (dir) => replaceWithValidChecksum(dir, "vectors.hnsw", (await readFile(await dataPath(dir, "vectors.hnsw"))).subarray(0, 300)),
+    async (dir) =>
+      replaceWithValidChecksum(
+        dir,
+        "vectors.hnsw",
+        (await readFile(await dataPath(dir, "vectors.hnsw"))).subarray(0, 300),
+      ),
     /vector index does not load/,
   ],
   [
     "chunk-list.json cut short behind an updated checksum (reaches the parser)",
-    async (dir) => replaceWithValidChecksum(dir, CHUNKS, (await readFile(await dataPath(dir, CHUNKS))).subarray(0, 500)),
+    async (dir) =>
+      replaceWithValidChecksum(dir, CHUNKS, (await readFile(await dataPath(dir, CHUNKS))).subarray(0, 500)),
     /chunk-list\.json: is not valid JSON/,
   ],
   [
@@ -123,7 +141,8 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
   ],
   [
     "chunk-list.json of another format behind a valid checksum",
-    async (dir) => replaceWithValidChecksum(dir, CHUNKS, JSON.stringify([{ source: "a", file: "a", breadcrumb: [], meta: {} }])),
+    async (dir) =>
+      replaceWithValidChecksum(dir, CHUNKS, JSON.stringify([{ source: "a", file: "a", breadcrumb: [], meta: {} }])),
     /chunk-list\.json: is not a version 1 chunk list/,
   ],
   [
@@ -137,25 +156,77 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
     /holds 2 vectors for \d+ chunks/,
   ],
   // The manifest's shape: every field checked before it is used.
-  ["manifest.json without settings.embedder", (dir) => editManifest(dir, (m) => delete m.settings.embedder), /manifest\.json.*settings\.embedder/],
-  ["manifest.json with settings.embedder.dimensions a string", (dir) => editManifest(dir, (m) => ((m.settings.embedder as Record<string, unknown>).dimensions = "64")), /settings\.embedder\.dimensions/],
-  ["manifest.json with an unknown embedder kind", (dir) => editManifest(dir, (m) => ((m.settings.embedder as Record<string, unknown>).kind = "magic")), /settings\.embedder\.kind/],
-  ["manifest.json without settings", (dir) => editManifest(dir, (m) => delete (m as Record<string, unknown>).settings), /manifest\.json.*settings/],
+  [
+    "manifest.json without settings.embedder",
+    (dir) => editManifest(dir, (m) => delete m.settings.embedder),
+    /manifest\.json.*settings\.embedder/,
+  ],
+  [
+    "manifest.json with settings.embedder.dimensions a string",
+    (dir) => editManifest(dir, (m) => ((m.settings.embedder as Record<string, unknown>).dimensions = "64")),
+    /settings\.embedder\.dimensions/,
+  ],
+  [
+    "manifest.json with an unknown embedder kind",
+    (dir) => editManifest(dir, (m) => ((m.settings.embedder as Record<string, unknown>).kind = "magic")),
+    /settings\.embedder\.kind/,
+  ],
+  [
+    "manifest.json without settings",
+    (dir) => editManifest(dir, (m) => delete (m as Record<string, unknown>).settings),
+    /manifest\.json.*settings/,
+  ],
   ["manifest.json without settings.hnsw", (dir) => editManifest(dir, (m) => delete m.settings.hnsw), /settings\.hnsw/],
-  ["manifest.json with settings.bm25.k1 a string", (dir) => editManifest(dir, (m) => ((m.settings.bm25 as Record<string, unknown>).k1 = "0.9")), /settings\.bm25\.k1/],
+  [
+    "manifest.json with settings.bm25.k1 a string",
+    (dir) => editManifest(dir, (m) => ((m.settings.bm25 as Record<string, unknown>).k1 = "0.9")),
+    /settings\.bm25\.k1/,
+  ],
   ["manifest.json with chunkCount a string", (dir) => editManifest(dir, (m) => (m.chunkCount = "33")), /chunkCount/],
   ["manifest.json with a negative fileCount", (dir) => editManifest(dir, (m) => (m.fileCount = -1)), /fileCount/],
-  ["manifest.json with domains not a list of strings", (dir) => editManifest(dir, (m) => (m.domains = [1, 2])), /domains/],
-  ["manifest.json with a skipped entry without a reason", (dir) => editManifest(dir, (m) => (m.skipped = [{ file: "a.md" }])), /skipped/],
+  [
+    "manifest.json with domains not a list of strings",
+    (dir) => editManifest(dir, (m) => (m.domains = [1, 2])),
+    /domains/,
+  ],
+  [
+    "manifest.json with a skipped entry without a reason",
+    (dir) => editManifest(dir, (m) => (m.skipped = [{ file: "a.md" }])),
+    /skipped/,
+  ],
   ["manifest.json without a fingerprint", (dir) => editManifest(dir, (m) => delete m.fingerprint), /fingerprint/],
-  ["manifest.json with checksums a list", (dir) => editManifest(dir, (m) => (m.checksums = [] as unknown as Record<string, unknown>)), /checksums/],
-  ["manifest.json with a checksum that is not a SHA-256", (dir) => editManifest(dir, (m) => (m.checksums["bm25.bin"] = 42)), /checksum.*bm25\.bin/],
+  [
+    "manifest.json with checksums a list",
+    (dir) => editManifest(dir, (m) => (m.checksums = [] as unknown as Record<string, unknown>)),
+    /checksums/,
+  ],
+  [
+    "manifest.json with a checksum that is not a SHA-256",
+    (dir) => editManifest(dir, (m) => (m.checksums["bm25.bin"] = 42)),
+    /checksum.*bm25\.bin/,
+  ],
   // Names the manifest lists: only the store's own, inside the folder.
   ["manifest.json without a generation folder", (dir) => editManifest(dir, (m) => delete m.generation), /generation/],
-  ["manifest.json naming a generation folder outside the index (../)", (dir) => editManifest(dir, (m) => (m.generation = "../elsewhere")), /generation/],
-  ["manifest.json naming an absolute generation folder", (dir) => editManifest(dir, (m) => (m.generation = "/etc")), /generation/],
-  ["manifest.json listing an unknown file name", (dir) => editManifest(dir, (m) => (m.checksums["notes.txt"] = sha256(""))), /unknown file.*notes\.txt/],
-  ["manifest.json listing a file name with a folder", (dir) => editManifest(dir, (m) => (m.checksums["sub/chunks.json"] = sha256(""))), /unknown file.*sub\/chunks\.json/],
+  [
+    "manifest.json naming a generation folder outside the index (../)",
+    (dir) => editManifest(dir, (m) => (m.generation = "../elsewhere")),
+    /generation/,
+  ],
+  [
+    "manifest.json naming an absolute generation folder",
+    (dir) => editManifest(dir, (m) => (m.generation = "/etc")),
+    /generation/,
+  ],
+  [
+    "manifest.json listing an unknown file name",
+    (dir) => editManifest(dir, (m) => (m.checksums["notes.txt"] = sha256(""))),
+    /unknown file.*notes\.txt/,
+  ],
+  [
+    "manifest.json listing a file name with a folder",
+    (dir) => editManifest(dir, (m) => (m.checksums["sub/chunks.json"] = sha256(""))),
+    /unknown file.*sub\/chunks\.json/,
+  ],
   ["manifest.json listing ..", (dir) => editManifest(dir, (m) => (m.checksums[".."] = sha256(""))), /unknown file/],
   // The chunk list: order and shape.
   [
@@ -170,10 +241,17 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
     "contents.bin of another chunk count behind an updated checksum",
     async (dir) => {
       const bytes = await readFile(await dataPath(dir, "contents.bin"));
-      const header = bytes.subarray(4, 4 + bytes.readUInt32LE(0)).toString("utf8").replace(/"count":\d+/, '"count":1');
+      const header = bytes
+        .subarray(4, 4 + bytes.readUInt32LE(0))
+        .toString("utf8")
+        .replace(/"count":\d+/, '"count":1');
       const head = Buffer.alloc(4);
       head.writeUInt32LE(Buffer.byteLength(header));
-      await replaceWithValidChecksum(dir, "contents.bin", Buffer.concat([head, Buffer.from(header), bytes.subarray(4 + bytes.readUInt32LE(0))]));
+      await replaceWithValidChecksum(
+        dir,
+        "contents.bin",
+        Buffer.concat([head, Buffer.from(header), bytes.subarray(4 + bytes.readUInt32LE(0))]),
+      );
     },
     /contents\.bin: chunk contents are not version 2 contents of \d+ chunks/,
   ],
@@ -251,16 +329,19 @@ describe("loading a saved index that is missing or damaged", () => {
     expect(kb.l1).not.toBeNull();
   });
 
-  it.each(CORRUPTIONS)("reports INDEX_CORRUPT with rebuild advice, never a native crash, when %s", async (_name, damage, detail) => {
-    const dir = await temp.make();
-    await cp(pristine, dir, { recursive: true });
-    await damage(dir);
-    const error = await expectLookupError(KnowledgeBase.load(dir), "INDEX_CORRUPT");
-    expect(error.message).toMatch(/^lookup-knowledge: /);
-    expect(error.message).toContain(ADVICE);
-    expect(error.message).toContain(dir);
-    expect(error.message).toMatch(detail);
-  });
+  it.each(CORRUPTIONS)(
+    "reports INDEX_CORRUPT with rebuild advice, never a native crash, when %s",
+    async (_name, damage, detail) => {
+      const dir = await temp.make();
+      await cp(pristine, dir, { recursive: true });
+      await damage(dir);
+      const error = await expectLookupError(KnowledgeBase.load(dir), "INDEX_CORRUPT");
+      expect(error.message).toMatch(/^lookup-knowledge: /);
+      expect(error.message).toContain(ADVICE);
+      expect(error.message).toContain(dir);
+      expect(error.message).toMatch(detail);
+    },
+  );
 
   it("never reads a file outside the index folder that the manifest lists, even with its correct checksum", async () => {
     const parent = await temp.make();

@@ -3,7 +3,13 @@ import { LEGACY_DATA_FILES } from "../../src/knowledge-base/index-layout.js";
 import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLookupKnowledgeTool, createRetrievalGraph, KnowledgeBase, type Chunk, type LookupResult } from "../../src/index.js";
+import {
+  createLookupKnowledgeTool,
+  createRetrievalGraph,
+  KnowledgeBase,
+  type Chunk,
+  type LookupResult,
+} from "../../src/index.js";
 import { loadIndexParts } from "../../src/knowledge-base/index-store.js";
 import type { SaveProgress } from "../../src/knowledge-base/save-options.js";
 import { createTempDirs, expectLookupError, KB_DIR } from "./helpers/integration-fixtures.js";
@@ -20,7 +26,12 @@ async function markdownFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
     .filter((entry) => entry.isFile() && entry.name.endsWith(".md"))
-    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1).split("\\").join("/"))
+    .map((entry) =>
+      join(entry.parentPath, entry.name)
+        .slice(dir.length + 1)
+        .split("\\")
+        .join("/"),
+    )
     .sort();
 }
 
@@ -49,7 +60,10 @@ describe("KnowledgeBase.build over the fixture corpus", () => {
   it("keeps the heading path of nested sections as the breadcrumb, under the document title", () => {
     const bySource = new Map(kb.chunks.map((chunk) => [chunk.source, chunk]));
     expect(bySource.get("deploy/service-rollback.md#top")?.breadcrumb).toEqual(["Service Rollback"]);
-    expect(bySource.get("deploy/service-rollback.md#rolling-back-with-helmsman")?.breadcrumb).toEqual(["Service Rollback", "Rolling Back with Helmsman"]);
+    expect(bySource.get("deploy/service-rollback.md#rolling-back-with-helmsman")?.breadcrumb).toEqual([
+      "Service Rollback",
+      "Rolling Back with Helmsman",
+    ]);
     expect(bySource.get("deploy/service-rollback.md#database-changes")?.breadcrumb).toEqual([
       "Service Rollback",
       "Rolling Back with Helmsman",
@@ -76,7 +90,11 @@ describe("KnowledgeBase.build over the fixture corpus", () => {
   it("answers the same top sources with the same fingerprint after save and load", async () => {
     const dir = await temp.make();
     await kb.save(dir);
-    const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as { fingerprint: string; chunkCount: number; domains: string[] };
+    const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as {
+      fingerprint: string;
+      chunkCount: number;
+      domains: string[];
+    };
     expect(manifest.fingerprint).toBe(kb.fingerprint);
     expect(manifest.chunkCount).toBe(kb.chunks.length);
     expect(manifest.domains).toEqual(["access", "billing", "deployment"]);
@@ -94,8 +112,14 @@ describe("KnowledgeBase.build over the fixture corpus", () => {
       expect(a?.l1Status, query).toBe("ok");
       expect(b?.l1Status, query).toBe("ok");
       expect(a?.evidence.length, query).toBeGreaterThan(0);
-      expect(b?.evidence.map((block) => block.source), query).toEqual(a?.evidence.map((block) => block.source));
-      expect(b?.evidence.map((block) => block.retrievalLayer), query).toEqual(a?.evidence.map((block) => block.retrievalLayer));
+      expect(
+        b?.evidence.map((block) => block.source),
+        query,
+      ).toEqual(a?.evidence.map((block) => block.source));
+      expect(
+        b?.evidence.map((block) => block.retrievalLayer),
+        query,
+      ).toEqual(a?.evidence.map((block) => block.retrievalLayer));
     }
   });
 
@@ -117,8 +141,16 @@ describe("KnowledgeBase.build over the fixture corpus", () => {
 
 describe("KnowledgeBase.fromChunks", () => {
   it("rejects two chunks with the same source, naming it", async () => {
-    const chunk = { source: "a#top", file: "a", breadcrumb: [], content: "text", meta: { keywords: [], entities: [], aliases: [] } };
-    await expect(KnowledgeBase.fromChunks([chunk, { ...chunk, content: "other" }], { embeddings: null })).rejects.toThrow(/two chunks share the source "a#top"/);
+    const chunk = {
+      source: "a#top",
+      file: "a",
+      breadcrumb: [],
+      content: "text",
+      meta: { keywords: [], entities: [], aliases: [] },
+    };
+    await expect(
+      KnowledgeBase.fromChunks([chunk, { ...chunk, content: "other" }], { embeddings: null }),
+    ).rejects.toThrow(/two chunks share the source "a#top"/);
   });
 });
 
@@ -138,7 +170,13 @@ async function generationOf(dir: string): Promise<string> {
 }
 
 function chunk(source: string, content: string): Chunk {
-  return { source, file: source.split("#")[0], breadcrumb: [source], content, meta: { keywords: [], entities: [], aliases: [] } };
+  return {
+    source,
+    file: source.split("#")[0],
+    breadcrumb: [source],
+    content,
+    meta: { keywords: [], entities: [], aliases: [] },
+  };
 }
 
 describe("KnowledgeBase.save into a folder", () => {
@@ -148,7 +186,10 @@ describe("KnowledgeBase.save into a folder", () => {
 
   beforeAll(async () => {
     kb = await KnowledgeBase.build({ corpusDir: KB_DIR, onWarning: () => {} });
-    other = await KnowledgeBase.fromChunks([chunk("a.md#top", "alpha release notes"), chunk("b.md#top", "beta rollback notes")]);
+    other = await KnowledgeBase.fromChunks([
+      chunk("a.md#top", "alpha release notes"),
+      chunk("b.md#top", "beta rollback notes"),
+    ]);
   });
   afterAll(() => temp.cleanup());
 
@@ -177,7 +218,9 @@ describe("KnowledgeBase.save into a folder", () => {
     await mkdir(join(dir, "gen-notes"));
     await writeFile(join(dir, "chunks.json.backup"), "mine too");
     await kb.save(dir);
-    expect(await entries(dir)).toEqual([await generationOf(dir), "chunks.json.backup", "gen-notes", "manifest.json", "notes.txt"].sort());
+    expect(await entries(dir)).toEqual(
+      [await generationOf(dir), "chunks.json.backup", "gen-notes", "manifest.json", "notes.txt"].sort(),
+    );
     expect(await readFile(join(dir, "notes.txt"), "utf8")).toBe("mine");
   });
 
@@ -189,7 +232,8 @@ describe("KnowledgeBase.save into a folder", () => {
     const manifest = JSON.parse(await readFile(join(flat, "manifest.json"), "utf8")) as Record<string, unknown>;
     const names = await readdir(join(flat, generation));
     // The flat layout held these names at the top of the folder.
-    for (const name of names) if (LEGACY_DATA_FILES.includes(name)) await cp(join(flat, generation, name), join(dir, name));
+    for (const name of names)
+      if (LEGACY_DATA_FILES.includes(name)) await cp(join(flat, generation, name), join(dir, name));
     for (const name of ["keyword-index.json", "bm25.json"]) await writeFile(join(dir, name), "{}");
     delete manifest.generation;
     await writeFile(join(dir, "manifest.json"), JSON.stringify({ ...manifest, formatVersion: 1 }));

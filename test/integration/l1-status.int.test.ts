@@ -1,8 +1,21 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLookupKnowledgeTool, createRetrievalGraph, KnowledgeBase, type LookupResult, type ToolInvocationRecord } from "../../src/index.js";
-import { createTempDirs, EMBEDDING_FAILURE, expectLookupError, KB_DIR, QueryFailingEmbeddings, readJsonl } from "./helpers/integration-fixtures.js";
+import {
+  createLookupKnowledgeTool,
+  createRetrievalGraph,
+  KnowledgeBase,
+  type LookupResult,
+  type ToolInvocationRecord,
+} from "../../src/index.js";
+import {
+  createTempDirs,
+  EMBEDDING_FAILURE,
+  expectLookupError,
+  KB_DIR,
+  QueryFailingEmbeddings,
+  readJsonl,
+} from "./helpers/integration-fixtures.js";
 
 const QUERY = "rotate an API key";
 
@@ -31,7 +44,12 @@ describe("lookups when the dense layer throws, is missing or is off", () => {
       const calls = embeddings.queryCalls;
       const tracePath = join(await temp.make(), "traces", "tool_invocation.jsonl");
       const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath });
-      const message = await lookup.invoke({ type: "tool_call", id: "l1-fails", name: lookup.name, args: { query: QUERY } });
+      const message = await lookup.invoke({
+        type: "tool_call",
+        id: "l1-fails",
+        name: lookup.name,
+        args: { query: QUERY },
+      });
       const result = message.artifact as LookupResult;
 
       expect(embeddings.queryCalls).toBe(calls + 1);
@@ -68,7 +86,9 @@ describe("lookups when the dense layer throws, is missing or is off", () => {
     expect(kb.settings.embedder.kind).toBe("none");
     const dir = await temp.make();
     await kb.save(dir);
-    const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as { checksums: Record<string, string> };
+    const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as {
+      checksums: Record<string, string>;
+    };
     expect(Object.keys(manifest.checksums)).not.toContain("vectors.hnsw");
     expect(Object.keys(manifest.checksums)).toContain("chunk-list.json");
     const loaded = await KnowledgeBase.load(dir);
@@ -85,7 +105,11 @@ describe("lookups when the dense layer throws, is missing or is off", () => {
 
   it("reports L1 `disabled` when the options turn it off", async () => {
     const kb = await KnowledgeBase.build({ corpusDir: KB_DIR, onWarning: () => {} });
-    const { result } = await createRetrievalGraph({ knowledgeBase: kb, tracePath: null, l1: { enabled: false } }).invoke({ query: QUERY });
+    const { result } = await createRetrievalGraph({
+      knowledgeBase: kb,
+      tracePath: null,
+      l1: { enabled: false },
+    }).invoke({ query: QUERY });
     expect(result?.l1Status).toBe("disabled");
     expect(result?.fallbackReason).toBe("l1_disabled");
     expect(result?.retrievalLayer).toBe("L0");
@@ -114,7 +138,10 @@ describe("lookups when the dense layer throws, is missing or is off", () => {
     const dir = await temp.make();
     await kb.save(dir);
 
-    const error = await expectLookupError(KnowledgeBase.load(dir, { embeddings: new QueryFailingEmbeddings() }), "INDEX_MISMATCH");
+    const error = await expectLookupError(
+      KnowledgeBase.load(dir, { embeddings: new QueryFailingEmbeddings() }),
+      "INDEX_MISMATCH",
+    );
     expect(error.message).toContain("load it without `embeddings`");
     expect((await KnowledgeBase.load(dir)).fingerprint).toBe(kb.fingerprint);
   });

@@ -2,7 +2,12 @@ import { createAgent, FakeToolCallingModel, HumanMessage, ToolMessage } from "la
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLookupKnowledgeTool, KnowledgeBase, type LookupResult, type ToolInvocationRecord } from "../../src/index.js";
+import {
+  createLookupKnowledgeTool,
+  KnowledgeBase,
+  type LookupResult,
+  type ToolInvocationRecord,
+} from "../../src/index.js";
 import { createTempDirs, readJsonl, REPO_ROOT } from "./helpers/integration-fixtures.js";
 
 const BILLING_QUERY = "How do I roll back an invoice batch that went out with wrong amounts?";
@@ -14,7 +19,8 @@ async function buildFromCorpusFolder(dir: string, folder: string): Promise<Knowl
   return KnowledgeBase.build({ corpusDir: dir, onWarning: () => {} });
 }
 
-const toolMessagesOf = (messages: unknown[]) => messages.filter((message): message is ToolMessage => ToolMessage.isInstance(message));
+const toolMessagesOf = (messages: unknown[]) =>
+  messages.filter((message): message is ToolMessage => ToolMessage.isInstance(message));
 
 describe("two knowledge bases, one tool each, in one LangChain agent", () => {
   const temp = createTempDirs();
@@ -22,7 +28,10 @@ describe("two knowledge bases, one tool each, in one LangChain agent", () => {
   let deployment: KnowledgeBase;
 
   beforeAll(async () => {
-    [billing, deployment] = await Promise.all([buildFromCorpusFolder(await temp.make(), "billing"), buildFromCorpusFolder(await temp.make(), "deployment")]);
+    [billing, deployment] = await Promise.all([
+      buildFromCorpusFolder(await temp.make(), "billing"),
+      buildFromCorpusFolder(await temp.make(), "deployment"),
+    ]);
   });
   afterAll(() => temp.cleanup());
 
@@ -41,7 +50,9 @@ describe("two knowledge bases, one tool each, in one LangChain agent", () => {
     });
     const agent = createAgent({ model, tools: [lookupBilling, lookupDeploy] });
 
-    const { messages } = await agent.invoke({ messages: [new HumanMessage("A bad invoice batch went out during a canary deploy. What now?")] });
+    const { messages } = await agent.invoke({
+      messages: [new HumanMessage("A bad invoice batch went out during a canary deploy. What now?")],
+    });
     await Promise.all([lookupBilling.close(), lookupDeploy.close()]);
 
     const byCall = new Map(toolMessagesOf(messages).map((message) => [message.tool_call_id, message]));
@@ -65,13 +76,31 @@ describe("two knowledge bases, one tool each, in one LangChain agent", () => {
     const trace = (await readJsonl(tracePath)) as ToolInvocationRecord[];
     const lineOf = new Map(trace.map((line) => [line.invocation_id, line]));
     expect(trace).toHaveLength(2);
-    expect(lineOf.get(billingResult.invocationId)).toMatchObject({ tool_name: "lookup_billing", status: "success", corpus_fingerprint: billing.fingerprint, input: { query: BILLING_QUERY } });
-    expect(lineOf.get(deployResult.invocationId)).toMatchObject({ tool_name: "lookup_deployment", status: "success", corpus_fingerprint: deployment.fingerprint, input: { domain: "deployment" } });
+    expect(lineOf.get(billingResult.invocationId)).toMatchObject({
+      tool_name: "lookup_billing",
+      status: "success",
+      corpus_fingerprint: billing.fingerprint,
+      input: { query: BILLING_QUERY },
+    });
+    expect(lineOf.get(deployResult.invocationId)).toMatchObject({
+      tool_name: "lookup_deployment",
+      status: "success",
+      corpus_fingerprint: deployment.fingerprint,
+      input: { domain: "deployment" },
+    });
   });
 
   it("tells the model what each tool covers, in its description and in its domain enum", () => {
-    const lookupBilling = createLookupKnowledgeTool({ knowledgeBase: billing, tracePath: null, name: "lookup_billing" });
-    const lookupDeploy = createLookupKnowledgeTool({ knowledgeBase: deployment, tracePath: null, name: "lookup_deployment" });
+    const lookupBilling = createLookupKnowledgeTool({
+      knowledgeBase: billing,
+      tracePath: null,
+      name: "lookup_billing",
+    });
+    const lookupDeploy = createLookupKnowledgeTool({
+      knowledgeBase: deployment,
+      tracePath: null,
+      name: "lookup_deployment",
+    });
 
     expect(lookupBilling.description).toContain("(domains: billing)");
     expect(lookupDeploy.description).toContain("(domains: deployment)");
@@ -83,10 +112,15 @@ describe("two knowledge bases, one tool each, in one LangChain agent", () => {
     // createAgent does not check tool names: its ToolNode takes the first tool of the called name, so
     // the second base is unreachable. A real provider may refuse the duplicate function instead.
     // Hence the `name` option: one name per knowledge base.
-    const sink = { records: [] as Record<string, unknown>[], append: async (record: object) => (sink.records.push(record as Record<string, unknown>), true) };
+    const sink = {
+      records: [] as Record<string, unknown>[],
+      append: async (record: object) => (sink.records.push(record as Record<string, unknown>), true),
+    };
     const first = createLookupKnowledgeTool({ knowledgeBase: billing, traceSink: sink });
     const second = createLookupKnowledgeTool({ knowledgeBase: deployment, traceSink: sink });
-    const model = new FakeToolCallingModel({ toolCalls: [[{ name: "lookup_knowledge", args: { query: DEPLOY_QUERY }, id: "call_deploy" }], []] });
+    const model = new FakeToolCallingModel({
+      toolCalls: [[{ name: "lookup_knowledge", args: { query: DEPLOY_QUERY }, id: "call_deploy" }], []],
+    });
 
     const agent = createAgent({ model, tools: [first, second] });
     const { messages } = await agent.invoke({ messages: [new HumanMessage("What are the canary stages?")] });
@@ -96,6 +130,8 @@ describe("two knowledge bases, one tool each, in one LangChain agent", () => {
     const billingSources = new Set(billing.chunks.map((chunk) => chunk.source));
     expect(message.status).not.toBe("error");
     for (const block of result.evidence) expect(billingSources.has(block.source), block.source).toBe(true);
-    expect(sink.records).toEqual([expect.objectContaining({ tool_name: "lookup_knowledge", corpus_fingerprint: billing.fingerprint })]);
+    expect(sink.records).toEqual([
+      expect.objectContaining({ tool_name: "lookup_knowledge", corpus_fingerprint: billing.fingerprint }),
+    ]);
   });
 });

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { KnowledgeBase, LookupKnowledgeError, type Chunk } from "../../src/index.js";
 import { makeChunk } from "../helpers/retrieval-fakes.js";
 
-const CHUNKS: Chunk[] = [makeChunk("a.md#top", { content: "refund approval limits" }), makeChunk("b.md#top", { content: "access review" })];
+const CHUNKS: Chunk[] = [
+  makeChunk("a.md#top", { content: "refund approval limits" }),
+  makeChunk("b.md#top", { content: "access review" }),
+];
 
 describe("KnowledgeBase.fromChunks with bad options or chunks", () => {
   it.each([
@@ -11,7 +14,10 @@ describe("KnowledgeBase.fromChunks with bad options or chunks", () => {
     ["LSA dimensions 0", { lsa: { dimensions: 0 } }, /lsa\.dimensions/],
     ["a batch size of 0", { embedBatchSize: 0 }, /embedBatchSize/],
   ])("refuses %s with LookupKnowledgeError INVALID_OPTION", async (_name, options, message) => {
-    const error = await KnowledgeBase.fromChunks(CHUNKS, options).then(() => null, (reason: unknown) => reason);
+    const error = await KnowledgeBase.fromChunks(CHUNKS, options).then(
+      () => null,
+      (reason: unknown) => reason,
+    );
     expect(error).toBeInstanceOf(LookupKnowledgeError);
     expect(error).toMatchObject({ code: "INVALID_OPTION", message: expect.stringMatching(message) });
   });
@@ -20,10 +26,18 @@ describe("KnowledgeBase.fromChunks with bad options or chunks", () => {
     ["null options", null, /must be an object/],
     ["null corpus options", { corpusDir: "corpus", corpus: null }, /option corpus must be an object/],
     ["null HNSW options", { corpusDir: "corpus", hnsw: null }, /option hnsw must be an object/],
-    ["a progress callback that is a number", { corpusDir: "corpus", onProgress: 5 }, /option onProgress must be a function/],
+    [
+      "a progress callback that is a number",
+      { corpusDir: "corpus", onProgress: 5 },
+      /option onProgress must be a function/,
+    ],
     ["no corpus folder", { embeddings: null }, /corpusDir must be a folder path/],
   ])("refuses build with %s before reading anything", async (_name, options, message) => {
-    await expect(KnowledgeBase.build(options as never)).rejects.toMatchObject({ name: "LookupKnowledgeError", code: "INVALID_OPTION", message: expect.stringMatching(message) });
+    await expect(KnowledgeBase.build(options as never)).rejects.toMatchObject({
+      name: "LookupKnowledgeError",
+      code: "INVALID_OPTION",
+      message: expect.stringMatching(message),
+    });
   });
 
   it("refuses to save or load with a folder that is not a path", async () => {
@@ -34,6 +48,9 @@ describe("KnowledgeBase.fromChunks with bad options or chunks", () => {
 
   it("refuses a malformed chunk with a message naming it, not a TypeError later", async () => {
     const bad = [...CHUNKS, { ...makeChunk("c.md#top"), meta: { keywords: "x" } } as unknown as Chunk];
-    await expect(KnowledgeBase.fromChunks(bad, { embeddings: null })).rejects.toMatchObject({ code: "INVALID_OPTION", message: expect.stringContaining("chunk 3 needs meta.keywords") });
+    await expect(KnowledgeBase.fromChunks(bad, { embeddings: null })).rejects.toMatchObject({
+      code: "INVALID_OPTION",
+      message: expect.stringContaining("chunk 3 needs meta.keywords"),
+    });
   });
 });

@@ -4,7 +4,14 @@ import { decodeChunkMeta, encodeChunkMeta, type ChunkFields } from "../../src/kn
 import type { Chunk, DocumentMeta } from "../../src/types.js";
 
 function chunk(source: string, meta: DocumentMeta): Chunk {
-  return { source, file: source.split("#")[0], title: "Guide", breadcrumb: ["Guide", source], content: `content of ${source}`, meta };
+  return {
+    source,
+    file: source.split("#")[0],
+    title: "Guide",
+    breadcrumb: ["Guide", source],
+    content: `content of ${source}`,
+    meta,
+  };
 }
 
 const BASE = { title: "Guide", domain: "ops", keywords: ["deploy"], entities: ["Kubernetes"], aliases: ["rollout"] };
@@ -78,7 +85,16 @@ describe("chunk meta codec with access labels", () => {
 
   it("decodes a list mixing older and newer metas", () => {
     const bytes = Buffer.from(
-      JSON.stringify({ format: "lookup-knowledge-chunks", version: 1, strings: ["a#1", "a", "b#1", "b", "ops"], metas: [[-1, -1, [], [], []], [-1, -1, [], [], [], [4]]], chunks: [0, 1, -1, 0, 0, 2, 3, -1, 1, 0] }),
+      JSON.stringify({
+        format: "lookup-knowledge-chunks",
+        version: 1,
+        strings: ["a#1", "a", "b#1", "b", "ops"],
+        metas: [
+          [-1, -1, [], [], []],
+          [-1, -1, [], [], [], [4]],
+        ],
+        chunks: [0, 1, -1, 0, 0, 2, 3, -1, 1, 0],
+      }),
     );
     expect(decodeChunkMeta(bytes, 2).map(({ meta }) => meta.access)).toEqual([undefined, ["ops"]]);
   });

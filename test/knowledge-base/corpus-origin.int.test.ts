@@ -5,7 +5,8 @@ import { KnowledgeBase, type IndexManifest } from "../../src/index.js";
 import { createTempDirs, KB_DIR } from "../integration/helpers/integration-fixtures.js";
 import { makeChunk } from "../helpers/retrieval-fakes.js";
 
-const readManifest = async (dir: string) => JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as IndexManifest;
+const readManifest = async (dir: string) =>
+  JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as IndexManifest;
 
 describe("the corpus folder an index records", () => {
   const temp = createTempDirs();
@@ -17,7 +18,10 @@ describe("the corpus folder an index records", () => {
     const kb = await KnowledgeBase.build({ corpusDir: join(dir, "kb", "..", "kb"), embeddings: null });
     expect(kb.corpusOrigin).toEqual({ root: join(dir, "kb") });
     await kb.save(join(dir, "project", "index"));
-    expect((await readManifest(join(dir, "project", "index"))).corpus).toEqual({ root: join(dir, "kb"), fromIndex: "../../kb" });
+    expect((await readManifest(join(dir, "project", "index"))).corpus).toEqual({
+      root: join(dir, "kb"),
+      fromIndex: "../../kb",
+    });
     const loaded = await KnowledgeBase.load(join(dir, "project", "index"));
     expect(loaded.corpusOrigin).toEqual({ root: join(dir, "kb"), fromIndex: "../../kb" });
     expect(loaded.indexedFiles?.map((file) => file.file)).toEqual(kb.indexedFiles?.map((file) => file.file));
@@ -36,7 +40,9 @@ describe("the corpus folder an index records", () => {
   });
 
   it("is absent for a base built from ready-made chunks", async () => {
-    const kb = await KnowledgeBase.fromChunks([makeChunk("a.md#top", { content: "refund approval limits" })], { embeddings: null });
+    const kb = await KnowledgeBase.fromChunks([makeChunk("a.md#top", { content: "refund approval limits" })], {
+      embeddings: null,
+    });
     expect(kb.corpusOrigin).toBeNull();
     expect(kb.indexedFiles).toBeNull();
     const index = join(await temp.make(), "index");

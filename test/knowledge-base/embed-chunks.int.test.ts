@@ -20,7 +20,9 @@ const TEXTS = [
   "Vacation policy: employees accrue paid time off every month.",
   "Parental leave: employees receive sixteen weeks of paid leave after the birth of a child.",
 ];
-const CHUNKS = TEXTS.map((content, i) => makeChunk(`doc-${i}.md#s`, { content, meta: { domain: i < 2 ? "billing" : i < 4 ? "ops" : "hr" } }));
+const CHUNKS = TEXTS.map((content, i) =>
+  makeChunk(`doc-${i}.md#s`, { content, meta: { domain: i < 2 ? "billing" : i < 4 ? "ops" : "hr" } }),
+);
 
 /** Embeddings that record each batch and return a vector per text from its length and first letters. */
 class RecordingEmbeddings extends Embeddings {
@@ -78,14 +80,20 @@ describe("embedChunks with the statistical default", () => {
   });
 
   it("rejects bags of another number of chunks", async () => {
-    await expect(embedChunks(CHUNKS, TEXTS, {}, termBagsOf(TEXTS.slice(1)))).rejects.toMatchObject({ code: "INVALID_OPTION" });
+    await expect(embedChunks(CHUNKS, TEXTS, {}, termBagsOf(TEXTS.slice(1)))).rejects.toMatchObject({
+      code: "INVALID_OPTION",
+    });
   });
 
   it("gives an empty corpus a model but no graph, and no L1 at all with embeddings null", async () => {
     const empty = await embedChunks([], [], {}, termBagsOf([]));
     expect(empty.embeddings).toBeInstanceOf(LsaEmbeddings);
     expect(empty.vectorIndex).toBeNull();
-    expect(await embedChunks(CHUNKS, TEXTS, { embeddings: null })).toEqual({ embeddings: null, vectorIndex: null, embedder: { kind: "none", dimensions: null } });
+    expect(await embedChunks(CHUNKS, TEXTS, { embeddings: null })).toEqual({
+      embeddings: null,
+      vectorIndex: null,
+      embedder: { kind: "none", dimensions: null },
+    });
   });
 
   it("hands back the embeddings before the graph is finished, with the graph as a promise", async () => {
@@ -98,7 +106,12 @@ describe("embedChunks with the statistical default", () => {
 describe("embedChunks with custom embeddings", () => {
   it("passes the texts to embedDocuments in batches and ignores the bags", async () => {
     const embeddings = new RecordingEmbeddings();
-    const { vectorIndex, embedder } = await embedChunks(CHUNKS, TEXTS, { embeddings, embedBatchSize: 4 }, termBagsOf(TEXTS));
+    const { vectorIndex, embedder } = await embedChunks(
+      CHUNKS,
+      TEXTS,
+      { embeddings, embedBatchSize: 4 },
+      termBagsOf(TEXTS),
+    );
     expect(embeddings.batches).toEqual([4, 2]);
     expect(embedder).toEqual({ kind: "custom", name: "RecordingEmbeddings", dimensions: 4 });
     expect(vectorIndex?.size).toBe(TEXTS.length);
@@ -124,11 +137,18 @@ describe("embedTexts", () => {
     const embeddings = new RecordingEmbeddings();
     const rows = await embedTexts(embeddings, TEXTS.slice(0, 3), CHUNKS.slice(0, 3), { embedBatchSize: 2 }, 4);
     expect(embeddings.batches).toEqual([2, 1]);
-    expect(Array.from(rows.subarray(8, 12))).toEqual([TEXTS[2].length, TEXTS[2].charCodeAt(0), TEXTS[2].charCodeAt(1), 1]);
+    expect(Array.from(rows.subarray(8, 12))).toEqual([
+      TEXTS[2].length,
+      TEXTS[2].charCodeAt(0),
+      TEXTS[2].charCodeAt(1),
+      1,
+    ]);
     expect(await embedTexts(embeddings, [], [], {}, 4)).toHaveLength(0);
   });
 
   it("requires the index's dimensions of every vector", async () => {
-    await expect(embedTexts(new RecordingEmbeddings(), TEXTS.slice(0, 1), CHUNKS.slice(0, 1), {}, 3)).rejects.toMatchObject({ code: "EMBEDDINGS_INVALID" });
+    await expect(
+      embedTexts(new RecordingEmbeddings(), TEXTS.slice(0, 1), CHUNKS.slice(0, 1), {}, 3),
+    ).rejects.toMatchObject({ code: "EMBEDDINGS_INVALID" });
   });
 });

@@ -1,7 +1,14 @@
 import { cp, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createLookupKnowledgeTool, createRetrievalGraph, followKnowledgeBase, KnowledgeBase, type LookupResult, type ToolInvocationRecord } from "../../src/index.js";
+import {
+  createLookupKnowledgeTool,
+  createRetrievalGraph,
+  followKnowledgeBase,
+  KnowledgeBase,
+  type LookupResult,
+  type ToolInvocationRecord,
+} from "../../src/index.js";
 import { createTempDirs, KB_DIR, readJsonl } from "../integration/helpers/integration-fixtures.js";
 
 const MARKER_FILE = "billing/zz-release-codename.md";
@@ -19,7 +26,9 @@ async function writeCodename(dir: string, word: string): Promise<void> {
 }
 
 /** The codename words the lookup's evidence names. */
-const codenamesIn = (result: LookupResult): string[] => [...new Set(result.evidence.flatMap((block) => block.content.match(/\b(alphaword|omegaword)\b/g) ?? []))];
+const codenamesIn = (result: LookupResult): string[] => [
+  ...new Set(result.evidence.flatMap((block) => block.content.match(/\b(alphaword|omegaword)\b/g) ?? [])),
+];
 
 /** Resolves once `check` returns true, polling every 20 ms; rejects after `limitMs` (a hang guard, not a speed check). */
 async function until(check: () => boolean | Promise<boolean>, limitMs = 60_000): Promise<void> {
@@ -54,7 +63,12 @@ describe("a knowledge base that follows its index folder", () => {
     const worker = async () => {
       while (!stop) {
         try {
-          const message = await lookup.invoke({ type: "tool_call", id: `call-${results.length}`, name: lookup.name, args: { query: QUERY } });
+          const message = await lookup.invoke({
+            type: "tool_call",
+            id: `call-${results.length}`,
+            name: lookup.name,
+            args: { query: QUERY },
+          });
           results.push(message.artifact as LookupResult);
         } catch (error) {
           failures.push(error);
@@ -65,7 +79,9 @@ describe("a knowledge base that follows its index folder", () => {
     await until(() => results.length >= 8);
 
     await writeCodename(corpus, "omegaword");
-    const { knowledgeBase: updated } = await (await KnowledgeBase.load(index)).update({ corpusDir: corpus, onWarning: () => {} });
+    const { knowledgeBase: updated } = await (
+      await KnowledgeBase.load(index)
+    ).update({ corpusDir: corpus, onWarning: () => {} });
     await updated.save(index);
     await until(() => results.some((result) => codenamesIn(result).includes("omegaword")));
     const afterSwap = results.length;
@@ -126,7 +142,9 @@ describe("a knowledge base that follows its index folder", () => {
   });
 
   it("refuses a negative poll interval with INVALID_OPTION", async () => {
-    await expect(followKnowledgeBase(join(await temp.make(), "missing"), { pollMs: -1 })).rejects.toMatchObject({ code: "INVALID_OPTION" });
+    await expect(followKnowledgeBase(join(await temp.make(), "missing"), { pollMs: -1 })).rejects.toMatchObject({
+      code: "INVALID_OPTION",
+    });
   });
 });
 
@@ -145,7 +163,9 @@ describe("the retriever of a followed knowledge base", () => {
     const before = kb.generation;
     expect((await retriever.invoke(QUERY)).map((doc) => doc.pageContent).join(" ")).toContain("alphaword");
     await writeCodename(corpus, "omegaword");
-    const { knowledgeBase } = await (await KnowledgeBase.load(index)).update({ corpusDir: corpus, onWarning: () => {} });
+    const { knowledgeBase } = await (
+      await KnowledgeBase.load(index)
+    ).update({ corpusDir: corpus, onWarning: () => {} });
     await knowledgeBase.save(index);
     // With polling off, the file watcher or refresh() (whichever comes first) loads the new generation.
     await kb.refresh();

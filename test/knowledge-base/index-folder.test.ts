@@ -5,7 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LookupKnowledgeError } from "../../src/errors.js";
-import { assertIndexFolder, collectGarbage, markWriting, unmarkWriting } from "../../src/knowledge-base/index-folder.js";
+import {
+  assertIndexFolder,
+  collectGarbage,
+  markWriting,
+  unmarkWriting,
+} from "../../src/knowledge-base/index-folder.js";
 import { writerMarkerName } from "../../src/knowledge-base/index-layout.js";
 
 const LIVE = "gen-1111111111111111";
@@ -19,7 +24,10 @@ function deadPid(): number {
 }
 
 async function manifestNaming(dir: string, generation: string, formatVersion = INDEX_FORMAT_VERSION): Promise<void> {
-  await writeFile(join(dir, "manifest.json"), JSON.stringify({ format: "lookup-knowledge-index", formatVersion, generation }));
+  await writeFile(
+    join(dir, "manifest.json"),
+    JSON.stringify({ format: "lookup-knowledge-index", formatVersion, generation }),
+  );
 }
 
 async function makeGeneration(dir: string, name: string): Promise<void> {
@@ -105,7 +113,9 @@ describe("collectGarbage", () => {
     await writeFile(join(dir, `.lookup-knowledge.lock.stale-${dead}-0a0b`), "{}");
     await writeFile(join(dir, ".lookup-knowledge.lock"), "{}");
     await collect();
-    expect(removed.sort()).toEqual([`.lookup-knowledge-scratch-${dead}-abc`, `.lookup-knowledge.lock.stale-${dead}-0a0b`].sort());
+    expect(removed.sort()).toEqual(
+      [`.lookup-knowledge-scratch-${dead}-abc`, `.lookup-knowledge.lock.stale-${dead}-0a0b`].sort(),
+    );
     expect((await readdir(dir)).sort()).toEqual([".lookup-knowledge.lock", mine, LIVE, "manifest.json"].sort());
   });
 

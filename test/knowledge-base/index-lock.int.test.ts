@@ -59,18 +59,28 @@ describe("the writer lock of an index folder", () => {
     const waits: unknown[] = [];
     let waiting: () => void = () => undefined;
     const started = new Promise<void>((resolve) => (waiting = resolve));
-    const second = acquireIndexLock(dir, { waitMs: 600_000, pollMs: 10, onWaiting: (owner) => (waits.push(owner), waiting()) });
+    const second = acquireIndexLock(dir, {
+      waitMs: 600_000,
+      pollMs: 10,
+      onWaiting: (owner) => (waits.push(owner), waiting()),
+    });
     await started;
     await first.release();
     const lock = await second;
     expect(waits).toHaveLength(1);
-    expect(JSON.parse(await readFile(join(dir, ".lookup-knowledge.lock"), "utf8"))).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(JSON.parse(await readFile(join(dir, ".lookup-knowledge.lock"), "utf8"))).toMatchObject({
+      pid: process.pid,
+      host: hostname(),
+    });
     await lock.release();
   });
 
   it("takes over the lock of a process of this host that is gone", async () => {
     const dir = await temp.make();
-    await writeFile(join(dir, ".lookup-knowledge.lock"), JSON.stringify({ pid: deadPid(), host: hostname(), startedAt: new Date().toISOString() }));
+    await writeFile(
+      join(dir, ".lookup-knowledge.lock"),
+      JSON.stringify({ pid: deadPid(), host: hostname(), startedAt: new Date().toISOString() }),
+    );
     const lock = await acquireIndexLock(dir);
     expect(lock.owner.pid).toBe(process.pid);
     await lock.assertHeld();
@@ -80,7 +90,10 @@ describe("the writer lock of an index folder", () => {
 
   it("keeps the lock of another host and says to remove it if that process is gone", async () => {
     const dir = await temp.make();
-    await writeFile(join(dir, ".lookup-knowledge.lock"), JSON.stringify({ pid: deadPid(), host: "another-host.example", startedAt: new Date().toISOString() }));
+    await writeFile(
+      join(dir, ".lookup-knowledge.lock"),
+      JSON.stringify({ pid: deadPid(), host: "another-host.example", startedAt: new Date().toISOString() }),
+    );
     const error = await rejection(acquireIndexLock(dir));
     expect(error.code).toBe("INDEX_LOCKED");
     expect(error.message).toMatch(/on another-host\.example .*if that process is gone, remove/);

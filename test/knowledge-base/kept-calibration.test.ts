@@ -22,7 +22,11 @@ describe("the calibration an incremental update keeps", () => {
     const small = defaultCalibration("the corpus has 9 chunks; calibration needs at least 30");
     const kept = keptCalibration(small, { refitted: false, grewPastMinimum: true });
 
-    expect(kept.note).toBe("stale: the corpus has grown past 30 chunks since; a full build measures again; the corpus has 9 chunks; calibration needs at least 30");
-    expect(keptCalibration(kept, { refitted: true, grewPastMinimum: false }).note).toBe("stale: the embedder was refitted since; a full build measures again; the corpus has 9 chunks; calibration needs at least 30");
+    expect(kept.note).toBe(
+      "stale: the corpus has grown past 30 chunks since; a full build measures again; the corpus has 9 chunks; calibration needs at least 30",
+    );
+    expect(keptCalibration(kept, { refitted: true, grewPastMinimum: false }).note).toBe(
+      "stale: the embedder was refitted since; a full build measures again; the corpus has 9 chunks; calibration needs at least 30",
+    );
   });
 });

@@ -1,7 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { describeOwner, formatLockFile, isStaleLock, parseLockFile, UNREADABLE_LOCK_GRACE_MS, type LockOwner } from "../../src/knowledge-base/lock-file.js";
+import {
+  describeOwner,
+  formatLockFile,
+  isStaleLock,
+  parseLockFile,
+  UNREADABLE_LOCK_GRACE_MS,
+  type LockOwner,
+} from "../../src/knowledge-base/lock-file.js";
 
-const owner: LockOwner = { pid: 4321, host: "host-a", startedAt: "2026-12-03T06:00:00.000Z", token: "0123456789abcdef" };
+const owner: LockOwner = {
+  pid: 4321,
+  host: "host-a",
+  startedAt: "2026-12-03T06:00:00.000Z",
+  token: "0123456789abcdef",
+};
 const judge = (alive: boolean, ageMs = 0) => ({ host: "host-a", alive: () => alive, ageMs });
 
 describe("the writer lock file", () => {
@@ -10,10 +22,24 @@ describe("the writer lock file", () => {
   });
 
   it("reads a record without a token as an owner with an empty token", () => {
-    expect(parseLockFile(JSON.stringify({ pid: 7, host: "h", startedAt: "t" }))).toEqual({ pid: 7, host: "h", startedAt: "t", token: "" });
+    expect(parseLockFile(JSON.stringify({ pid: 7, host: "h", startedAt: "t" }))).toEqual({
+      pid: 7,
+      host: "h",
+      startedAt: "t",
+      token: "",
+    });
   });
 
-  it.each(["", "{", "null", "[]", '{"pid":"7","host":"h","startedAt":"t"}', '{"pid":0,"host":"h","startedAt":"t"}', '{"pid":1.5,"host":"h","startedAt":"t"}', '{"pid":7,"startedAt":"t"}'])("finds no owner in %j", (text) => {
+  it.each([
+    "",
+    "{",
+    "null",
+    "[]",
+    '{"pid":"7","host":"h","startedAt":"t"}',
+    '{"pid":0,"host":"h","startedAt":"t"}',
+    '{"pid":1.5,"host":"h","startedAt":"t"}',
+    '{"pid":7,"startedAt":"t"}',
+  ])("finds no owner in %j", (text) => {
     expect(parseLockFile(text)).toBeNull();
   });
 

@@ -23,7 +23,13 @@ function manifest(): Record<string, unknown> {
       embedder: { kind: "statistical-lsa", dimensions: 64 },
     },
     calibration: defaultCalibration("fewer than 30 chunks"),
-    checksums: { "chunk-list.json": DIGEST, "contents.bin": DIGEST, "files.json": DIGEST, "bm25.bin": DIGEST, "vectors.hnsw": DIGEST },
+    checksums: {
+      "chunk-list.json": DIGEST,
+      "contents.bin": DIGEST,
+      "files.json": DIGEST,
+      "bm25.bin": DIGEST,
+      "vectors.hnsw": DIGEST,
+    },
   };
 }
 
@@ -42,7 +48,9 @@ describe("manifestProblem", () => {
   it("accepts a complete manifest, also of an L0-only index with a null dimension and a custom embedder name", () => {
     expect(manifestProblem(manifest())).toBeNull();
     expect(manifestProblem(withField("settings.embedder", { kind: "none", dimensions: null }))).toBeNull();
-    expect(manifestProblem(withField("settings.embedder", { kind: "custom", name: "OpenAIEmbeddings", dimensions: 1536 }))).toBeNull();
+    expect(
+      manifestProblem(withField("settings.embedder", { kind: "custom", name: "OpenAIEmbeddings", dimensions: 1536 })),
+    ).toBeNull();
   });
 
   it("accepts a measured calibration with its figures and a null note", () => {
@@ -58,11 +66,15 @@ describe("manifestProblem", () => {
   });
 
   it("refuses a manifest without a calibration, naming the field", () => {
-    expect(manifestProblem(withField("calibration", undefined))).toBe("manifest.json has no valid calibration (expected an object)");
+    expect(manifestProblem(withField("calibration", undefined))).toBe(
+      "manifest.json has no valid calibration (expected an object)",
+    );
   });
 
   it("refuses a calibration whose l0Weight is 7, naming the field and its range", () => {
-    expect(manifestProblem(withField("calibration.l0Weight", 7))).toBe("manifest.json has no valid calibration.l0Weight (expected a number from 0 to 1)");
+    expect(manifestProblem(withField("calibration.l0Weight", 7))).toBe(
+      "manifest.json has no valid calibration.l0Weight (expected a number from 0 to 1)",
+    );
   });
 
   it.each(["strongCoverage", "partialCoverage", "semanticSupport", "strongSimilarity"])(
@@ -103,22 +115,36 @@ describe("manifestProblem", () => {
     ["calibration.measured", undefined],
     ["checksums", []],
   ])("names the field %s when it is %j", (path, value) => {
-    expect(manifestProblem(withField(path, value))).toMatch(new RegExp(`^manifest\\.json has no valid ${path.replaceAll(".", "\\.")} \\(expected `));
+    expect(manifestProblem(withField(path, value))).toMatch(
+      new RegExp(`^manifest\\.json has no valid ${path.replaceAll(".", "\\.")} \\(expected `),
+    );
   });
 
   it("names a missing parent before its children", () => {
     expect(manifestProblem(withField("settings", undefined))).toMatch(/no valid settings \(expected an object\)/);
   });
 
-  it.each(["../../etc/passwd", "/etc/passwd", "sub/chunks.json", "..\\chunks.json", "..", ".", "", "notes.txt", "manifest.json", "CHUNKS.JSON"])(
-    "refuses the file name %j in the checksum list",
-    (name) => {
-      expect(manifestProblem(withField(`checksums`, { [name]: DIGEST }))).toBe(`manifest.json lists an unknown file name ${JSON.stringify(name)}`);
-    },
-  );
+  it.each([
+    "../../etc/passwd",
+    "/etc/passwd",
+    "sub/chunks.json",
+    "..\\chunks.json",
+    "..",
+    ".",
+    "",
+    "notes.txt",
+    "manifest.json",
+    "CHUNKS.JSON",
+  ])("refuses the file name %j in the checksum list", (name) => {
+    expect(manifestProblem(withField(`checksums`, { [name]: DIGEST }))).toBe(
+      `manifest.json lists an unknown file name ${JSON.stringify(name)}`,
+    );
+  });
 
   it.each([42, "A".repeat(64), "a".repeat(63), null])("refuses the checksum %j", (digest) => {
-    expect(manifestProblem(withField("checksums", { "bm25.bin": digest }))).toBe("manifest.json has an invalid checksum for bm25.bin");
+    expect(manifestProblem(withField("checksums", { "bm25.bin": digest }))).toBe(
+      "manifest.json has an invalid checksum for bm25.bin",
+    );
   });
 });
 
@@ -131,8 +157,10 @@ describe("manifestProblem on the vectorStore record", () => {
     generation: "0123456789abcdef",
     pendingDeletes: [ROW_ID],
   };
-  const INCOMPLETE = "manifest.json has an incomplete vectorStore (expected dialect, target, namespace, generation and pendingDeletes)";
-  const BAD_TARGET = "manifest.json has no valid vectorStore.target (expected an object of at most 16 identifier-named strings, numbers and nulls)";
+  const INCOMPLETE =
+    "manifest.json has an incomplete vectorStore (expected dialect, target, namespace, generation and pendingDeletes)";
+  const BAD_TARGET =
+    "manifest.json has no valid vectorStore.target (expected an object of at most 16 identifier-named strings, numbers and nulls)";
 
   /** A fresh manifest whose vectorStore is `store` (left out when undefined). */
   function withStore(store: unknown): Record<string, unknown> {
@@ -152,27 +180,42 @@ describe("manifestProblem on the vectorStore record", () => {
 
   it.each<[string, unknown]>([
     ["a pgvector record with null fields and a pending delete", PG_STORE],
-    ["a record with an empty target and nothing pending", storeWith({ dialect: "memory", target: {}, pendingDeletes: [] })],
+    [
+      "a record with an empty target and nothing pending",
+      storeWith({ dialect: "memory", target: {}, pendingDeletes: [] }),
+    ],
     ["a target with a number", storeWith({ dialect: "qdrant", target: { collection: "kb", port: 6333 } })],
-    ["a target of 16 fields", storeWith({ target: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`f${i}`, i])) })],
+    [
+      "a target of 16 fields",
+      storeWith({ target: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`f${i}`, i])) }),
+    ],
     ["a target string of exactly 1000 characters", storeWith({ dialect: "x", target: { url: "u".repeat(1000) } })],
     ["a dialect name of exactly 64 characters", storeWith({ dialect: "d".repeat(64) })],
     ["a dialect name with digits, _ and -", storeWith({ dialect: "my-store_2" })],
     ["a namespace of exactly 64 characters", storeWith({ namespace: "n".repeat(64) })],
     ["a namespace with capitals, digits, _, . and -", storeWith({ namespace: "Handbook-2.prod_eu" })],
     ["several pending deletes", storeWith({ pendingDeletes: [ROW_ID, "0b7e2f4a-9c1d-4e3f-8a5b-6c7d8e9f0a1b"] })],
-    ["a revision and rows kept for an earlier commit", storeWith({ revision: 3, retained: [{ generation: "fedcba9876543210", pendingDeletes: [ROW_ID] }] })],
+    [
+      "a revision and rows kept for an earlier commit",
+      storeWith({ revision: 3, retained: [{ generation: "fedcba9876543210", pendingDeletes: [ROW_ID] }] }),
+    ],
     ["an empty retained list", storeWith({ revision: 0, retained: [] })],
   ])("accepts %s", (_name, store) => {
     expect(manifestProblem(withStore(store))).toBeNull();
   });
 
-  it.each(["dialect", "target", "namespace", "generation", "pendingDeletes"])("refuses a record without %s as incomplete, naming every field it needs", (field) => {
-    expect(manifestProblem(withStore(storeWith({ [field]: undefined })))).toBe(INCOMPLETE);
-  });
+  it.each(["dialect", "target", "namespace", "generation", "pendingDeletes"])(
+    "refuses a record without %s as incomplete, naming every field it needs",
+    (field) => {
+      expect(manifestProblem(withStore(storeWith({ [field]: undefined })))).toBe(INCOMPLETE);
+    },
+  );
 
   it.each<[string, unknown]>([
-    ["the record of an index saved before namespaces and generations", { dialect: "pgvector", target: PG_STORE.target }],
+    [
+      "the record of an index saved before namespaces and generations",
+      { dialect: "pgvector", target: PG_STORE.target },
+    ],
     ["an empty record", {}],
   ])("refuses %s as incomplete", (_name, store) => {
     expect(manifestProblem(withStore(store))).toBe(INCOMPLETE);
@@ -196,7 +239,9 @@ describe("manifestProblem on the vectorStore record", () => {
     ["that is a number", 7],
     ["that is null", null],
   ])("refuses a dialect name %s, naming vectorStore.dialect", (_name, dialect) => {
-    expect(manifestProblem(withStore(storeWith({ dialect })))).toBe("manifest.json has no valid vectorStore.dialect (expected a dialect name (a-z, 0-9, _, -))");
+    expect(manifestProblem(withStore(storeWith({ dialect })))).toBe(
+      "manifest.json has no valid vectorStore.dialect (expected a dialect name (a-z, 0-9, _, -))",
+    );
   });
 
   it.each<[string, unknown]>([
@@ -223,7 +268,9 @@ describe("manifestProblem on the vectorStore record", () => {
     ["a number", 7],
     ["null", null],
   ])("refuses a namespace that is %s, naming vectorStore.namespace", (_name, namespace) => {
-    expect(manifestProblem(withStore(storeWith({ namespace })))).toBe("manifest.json has no valid vectorStore.namespace (expected a namespace (1-64 letters, digits, _, ., -))");
+    expect(manifestProblem(withStore(storeWith({ namespace })))).toBe(
+      "manifest.json has no valid vectorStore.namespace (expected a namespace (1-64 letters, digits, _, ., -))",
+    );
   });
 
   it.each<[string, unknown]>([
@@ -235,7 +282,9 @@ describe("manifestProblem on the vectorStore record", () => {
     ["a number", 1234567890123456],
     ["null", null],
   ])("refuses a row generation %s, naming vectorStore.generation", (_name, generation) => {
-    expect(manifestProblem(withStore(storeWith({ generation })))).toBe("manifest.json has no valid vectorStore.generation (expected 16 hex digits)");
+    expect(manifestProblem(withStore(storeWith({ generation })))).toBe(
+      "manifest.json has no valid vectorStore.generation (expected 16 hex digits)",
+    );
   });
 
   it.each<[string, unknown]>([
@@ -248,7 +297,9 @@ describe("manifestProblem on the vectorStore record", () => {
     ["an id without dashes", [ROW_ID.replaceAll("-", "")]],
     ["null", null],
   ])("refuses pendingDeletes that are %s, naming vectorStore.pendingDeletes", (_name, pendingDeletes) => {
-    expect(manifestProblem(withStore(storeWith({ pendingDeletes })))).toBe("manifest.json has no valid vectorStore.pendingDeletes (expected a list of row ids (UUIDs))");
+    expect(manifestProblem(withStore(storeWith({ pendingDeletes })))).toBe(
+      "manifest.json has no valid vectorStore.pendingDeletes (expected a list of row ids (UUIDs))",
+    );
   });
 
   it("names a bad field before saying the record is incomplete", () => {
@@ -262,30 +313,49 @@ describe("manifestProblem on the vectorStore record", () => {
   });
 
   it("refuses a corpus folder that is relative, or a path from the index that is absolute, naming the field", () => {
-    for (const corpus of [{ root: "docs", fromIndex: "../docs" }, { root: "/docs", fromIndex: "/docs" }, { root: "/docs" }, "/docs", null]) {
-      expect(manifestProblem(withField("corpus", corpus))).toMatch(/no valid corpus \(expected an object with an absolute root/);
+    for (const corpus of [
+      { root: "docs", fromIndex: "../docs" },
+      { root: "/docs", fromIndex: "/docs" },
+      { root: "/docs" },
+      "/docs",
+      null,
+    ]) {
+      expect(manifestProblem(withField("corpus", corpus))).toMatch(
+        /no valid corpus \(expected an object with an absolute root/,
+      );
     }
   });
 });
 
 describe("manifestProblem on the rows a vectorStore record keeps for replicas", () => {
   const ROW_ID = "6f1c0d3e-2b4a-4c5d-8e9f-0a1b2c3d4e5f";
-  const STORE = { dialect: "pgvector", target: {}, namespace: "default", generation: "0123456789abcdef", pendingDeletes: [] };
+  const STORE = {
+    dialect: "pgvector",
+    target: {},
+    namespace: "default",
+    generation: "0123456789abcdef",
+    pendingDeletes: [],
+  };
   const withStore = (fields: Record<string, unknown>) => withField("vectorStore", { ...STORE, ...fields });
-  const RETAINED = "manifest.json has no valid vectorStore.retained (expected a list of at most 100 { generation: 16 hex digits, pendingDeletes: row ids })";
+  const RETAINED =
+    "manifest.json has no valid vectorStore.retained (expected a list of at most 100 { generation: 16 hex digits, pendingDeletes: row ids })";
 
   it.each<[string, unknown]>([
     ["not a list", { generation: "fedcba9876543210", pendingDeletes: [] }],
     ["an entry without pendingDeletes", [{ generation: "fedcba9876543210" }]],
     ["an entry whose generation is not 16 hex digits", [{ generation: "gen-fedcba9876543210", pendingDeletes: [] }]],
     ["an entry with a row id that is not a UUID", [{ generation: "fedcba9876543210", pendingDeletes: ["row-1"] }]],
-    ["more entries than keepGenerations allows", Array.from({ length: 101 }, () => ({ generation: "fedcba9876543210", pendingDeletes: [ROW_ID] }))],
+    [
+      "more entries than keepGenerations allows",
+      Array.from({ length: 101 }, () => ({ generation: "fedcba9876543210", pendingDeletes: [ROW_ID] })),
+    ],
   ])("refuses a retained list that is %s", (_name, retained) => {
     expect(manifestProblem(withStore({ retained }))).toBe(RETAINED);
   });
 
   it.each([-1, 1.5, "2", null])("refuses the revision %j", (revision) => {
-    expect(manifestProblem(withStore({ revision }))).toBe("manifest.json has no valid vectorStore.revision (expected a count)");
+    expect(manifestProblem(withStore({ revision }))).toBe(
+      "manifest.json has no valid vectorStore.revision (expected a count)",
+    );
   });
 });
-

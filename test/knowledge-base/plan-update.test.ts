@@ -3,7 +3,13 @@ import { planUpdate } from "../../src/knowledge-base/plan-update.js";
 import type { Chunk } from "../../src/types.js";
 
 function chunk(file: string, content: string): Chunk {
-  return { source: `${file}#${content}`, file, breadcrumb: [], content, meta: { keywords: [], entities: [], aliases: [] } };
+  return {
+    source: `${file}#${content}`,
+    file,
+    breadcrumb: [],
+    content,
+    meta: { keywords: [], entities: [], aliases: [] },
+  };
 }
 const text = (c: Chunk) => c.content;
 
@@ -13,7 +19,11 @@ describe("planUpdate", () => {
     const a2 = chunk("a.md", "two");
     const b1 = chunk("b.md", "three");
     const c1 = chunk("c.md", "four");
-    const plan = planUpdate([a1, a2, b1, c1], [a1, a2, chunk("b.md", "three"), chunk("b.md", "edited"), chunk("d.md", "new")], text);
+    const plan = planUpdate(
+      [a1, a2, b1, c1],
+      [a1, a2, chunk("b.md", "three"), chunk("b.md", "edited"), chunk("d.md", "new")],
+      text,
+    );
     expect(Array.from(plan.renumber)).toEqual([0, 1, 2, -1]);
     expect(plan.added).toEqual([3, 4]);
     expect(plan.kept).toBe(3);

@@ -25,7 +25,13 @@ function record(fields: Partial<Record> & Pick<Record, "dialect" | "target">): R
 
 /** An object with the two methods a vector store option needs, and the PGVectorStore fields the pgvector dialect reads. */
 function pgLikeStore(fields: { tableName?: string; schemaName?: string | null } = {}): VectorStoreInterface {
-  return { addVectors: async () => {}, similaritySearchVectorWithScore: async () => [], tableName: "lk_chunks", schemaName: null, ...fields } as unknown as VectorStoreInterface;
+  return {
+    addVectors: async () => {},
+    similaritySearchVectorWithScore: async () => [],
+    tableName: "lk_chunks",
+    schemaName: null,
+    ...fields,
+  } as unknown as VectorStoreInterface;
 }
 
 const PG_RECORD = record({ dialect: "pgvector", target: { schema: "kb", table: "lk_chunks", collection: null } });
@@ -47,7 +53,9 @@ describe("reconnectVectorStore", () => {
   });
 
   it("refuses a store for an index that keeps L1 in its HNSW graph, saying to load without it or rebuild into the store", () => {
-    const error = thrown(() => reconnectVectorStore(DIR, manifestWith(), { store: pgLikeStore(), dialect: pgvectorDialect }));
+    const error = thrown(() =>
+      reconnectVectorStore(DIR, manifestWith(), { store: pgLikeStore(), dialect: pgvectorDialect }),
+    );
     expect(error.code).toBe("VECTOR_STORE_REQUIRED");
     expect(error.message).toBe(
       `lookup-knowledge: the index in "${DIR}" keeps L1 in its own HNSW graph, not in a vector store; load it without vectorStore, or build it with the vectorStore option to move L1 into the store.`,
@@ -57,20 +65,34 @@ describe("reconnectVectorStore", () => {
   it("asks for the recorded store, naming its dialect and target (without null fields), when the load got none", () => {
     const error = thrown(() => reconnectVectorStore(DIR, manifestWith(PG_RECORD), undefined));
     expect(error.code).toBe("VECTOR_STORE_REQUIRED");
-    expect(error.message).toMatch(/^lookup-knowledge: the index in "\/srv\/kb-index" keeps L1 in a pgvector vector store \(schema "kb", table "lk_chunks"\); pass it to load as \{ vectorStore: \{ store, dialect \} \}/);
+    expect(error.message).toMatch(
+      /^lookup-knowledge: the index in "\/srv\/kb-index" keeps L1 in a pgvector vector store \(schema "kb", table "lk_chunks"\); pass it to load as \{ vectorStore: \{ store, dialect \} \}/,
+    );
   });
 
   it("names the recorded namespace when it is not the default one, and leaves the default one out", () => {
-    const named = thrown(() => reconnectVectorStore(DIR, manifestWith({ ...PG_RECORD, namespace: "handbook" }), undefined));
-    expect(named.message).toContain('keeps L1 in a pgvector vector store (schema "kb", table "lk_chunks"), namespace "handbook"; pass it to load');
-    expect(thrown(() => reconnectVectorStore(DIR, manifestWith(PG_RECORD), undefined)).message).not.toContain("namespace");
+    const named = thrown(() =>
+      reconnectVectorStore(DIR, manifestWith({ ...PG_RECORD, namespace: "handbook" }), undefined),
+    );
+    expect(named.message).toContain(
+      'keeps L1 in a pgvector vector store (schema "kb", table "lk_chunks"), namespace "handbook"; pass it to load',
+    );
+    expect(thrown(() => reconnectVectorStore(DIR, manifestWith(PG_RECORD), undefined)).message).not.toContain(
+      "namespace",
+    );
   });
 
   it("adds the CLI flags for a pgvector record, with the recorded table when it is a plain identifier", () => {
-    expect(thrown(() => reconnectVectorStore(DIR, manifestWith(PG_RECORD), undefined)).message).toContain("--pgvector URL --pgvector-table lk_chunks");
+    expect(thrown(() => reconnectVectorStore(DIR, manifestWith(PG_RECORD), undefined)).message).toContain(
+      "--pgvector URL --pgvector-table lk_chunks",
+    );
     const odd = record({ dialect: "pgvector", target: { schema: null, table: "lk chunks; drop", collection: null } });
-    expect(thrown(() => reconnectVectorStore(DIR, manifestWith(odd), undefined)).message).toContain("--pgvector-table NAME");
-    expect(thrown(() => reconnectVectorStore(DIR, manifestWith(MEMORY_RECORD), undefined)).message).not.toContain("--pgvector");
+    expect(thrown(() => reconnectVectorStore(DIR, manifestWith(odd), undefined)).message).toContain(
+      "--pgvector-table NAME",
+    );
+    expect(thrown(() => reconnectVectorStore(DIR, manifestWith(MEMORY_RECORD), undefined)).message).not.toContain(
+      "--pgvector",
+    );
   });
 
   it("names a store without a target by its dialect alone", () => {
@@ -79,7 +101,12 @@ describe("reconnectVectorStore", () => {
   });
 
   it("refuses a store of another dialect, naming both", () => {
-    const error = thrown(() => reconnectVectorStore(DIR, manifestWith(PG_RECORD), { store: pgLikeStore({ schemaName: "kb" }), dialect: memoryDialect }));
+    const error = thrown(() =>
+      reconnectVectorStore(DIR, manifestWith(PG_RECORD), {
+        store: pgLikeStore({ schemaName: "kb" }),
+        dialect: memoryDialect,
+      }),
+    );
     expect(error.code).toBe("VECTOR_STORE_REQUIRED");
     expect(error.message).toBe(
       `lookup-knowledge: the index in "${DIR}" keeps L1 in a pgvector vector store (schema "kb", table "lk_chunks"), but load got a memory store; connect to the recorded one.`,
@@ -91,34 +118,68 @@ describe("reconnectVectorStore", () => {
     ["another schema", { schemaName: "public" }, '(schema "public", table "lk_chunks")'],
     ["the search path instead of the schema", { schemaName: null }, '(table "lk_chunks")'],
   ])("refuses a pgvector store on %s, naming the target it got", (_name, fields, described) => {
-    const error = thrown(() => reconnectVectorStore(DIR, manifestWith(PG_RECORD), { store: pgLikeStore(fields), dialect: pgvectorDialect }));
+    const error = thrown(() =>
+      reconnectVectorStore(DIR, manifestWith(PG_RECORD), { store: pgLikeStore(fields), dialect: pgvectorDialect }),
+    );
     expect(error.code).toBe("VECTOR_STORE_REQUIRED");
     expect(error.message).toContain(`but load got a pgvector store ${described}; connect to the recorded one.`);
   });
 
   it("refuses a dialect that now records a target where the index recorded none", () => {
-    const error = thrown(() => reconnectVectorStore(DIR, manifestWith(record({ dialect: "pgvector", target: {} })), { store: pgLikeStore(), dialect: pgvectorDialect }));
+    const error = thrown(() =>
+      reconnectVectorStore(DIR, manifestWith(record({ dialect: "pgvector", target: {} })), {
+        store: pgLikeStore(),
+        dialect: pgvectorDialect,
+      }),
+    );
     expect(error.code).toBe("VECTOR_STORE_REQUIRED");
   });
 
   it("refuses a store given another namespace than the recorded one, naming both", () => {
-    const error = thrown(() => reconnectVectorStore(DIR, manifestWith({ ...MEMORY_RECORD, namespace: "handbook" }), { store: pgLikeStore(), dialect: memoryDialect, namespace: "runbooks" }));
+    const error = thrown(() =>
+      reconnectVectorStore(DIR, manifestWith({ ...MEMORY_RECORD, namespace: "handbook" }), {
+        store: pgLikeStore(),
+        dialect: memoryDialect,
+        namespace: "runbooks",
+      }),
+    );
     expect(error.code).toBe("VECTOR_STORE_REQUIRED");
-    expect(error.message).toBe(`lookup-knowledge: the index in "${DIR}" keeps L1 in a memory vector store, namespace "handbook", but load got a memory store, namespace "runbooks"; connect to the recorded one.`);
+    expect(error.message).toBe(
+      `lookup-knowledge: the index in "${DIR}" keeps L1 in a memory vector store, namespace "handbook", but load got a memory store, namespace "runbooks"; connect to the recorded one.`,
+    );
   });
 
   it("refuses a named namespace for an index built in the default one, and the default one for an index built in a named one", () => {
-    const named = thrown(() => reconnectVectorStore(DIR, manifestWith(MEMORY_RECORD), { store: pgLikeStore(), dialect: memoryDialect, namespace: "handbook" }));
+    const named = thrown(() =>
+      reconnectVectorStore(DIR, manifestWith(MEMORY_RECORD), {
+        store: pgLikeStore(),
+        dialect: memoryDialect,
+        namespace: "handbook",
+      }),
+    );
     expect(named.code).toBe("VECTOR_STORE_REQUIRED");
-    expect(named.message).toContain('keeps L1 in a memory vector store, but load got a memory store, namespace "handbook"');
-    const byDefault = thrown(() => reconnectVectorStore(DIR, manifestWith({ ...MEMORY_RECORD, namespace: "handbook" }), { store: pgLikeStore(), dialect: memoryDialect, namespace: "default" }));
+    expect(named.message).toContain(
+      'keeps L1 in a memory vector store, but load got a memory store, namespace "handbook"',
+    );
+    const byDefault = thrown(() =>
+      reconnectVectorStore(DIR, manifestWith({ ...MEMORY_RECORD, namespace: "handbook" }), {
+        store: pgLikeStore(),
+        dialect: memoryDialect,
+        namespace: "default",
+      }),
+    );
     expect(byDefault.code).toBe("VECTOR_STORE_REQUIRED");
-    expect(byDefault.message).toContain('namespace "handbook", but load got a memory store; connect to the recorded one.');
+    expect(byDefault.message).toContain(
+      'namespace "handbook", but load got a memory store; connect to the recorded one.',
+    );
   });
 
   it("takes the recorded namespace when the load names none", () => {
     const store = pgLikeStore();
-    const part = reconnectVectorStore(DIR, manifestWith({ ...MEMORY_RECORD, namespace: "handbook" }), { store, dialect: memoryDialect });
+    const part = reconnectVectorStore(DIR, manifestWith({ ...MEMORY_RECORD, namespace: "handbook" }), {
+      store,
+      dialect: memoryDialect,
+    });
     expect(part?.namespace).toBe("handbook");
   });
 
@@ -126,7 +187,18 @@ describe("reconnectVectorStore", () => {
     const store = pgLikeStore({ schemaName: "kb" });
     const manifest = manifestWith({ ...PG_RECORD, namespace: "handbook", pendingDeletes: PENDING });
     const part = reconnectVectorStore(DIR, manifest, { store, dialect: pgvectorDialect, namespace: "handbook" });
-    expect(part).toEqual({ store, dialect: pgvectorDialect, namespace: "handbook", target: { schema: "kb", table: "lk_chunks", collection: null }, generation: GENERATION, pendingDeletes: PENDING, keepGenerations: 1, revision: null, removed: [], committed: { generation: GENERATION, revision: null, retained: [] } });
+    expect(part).toEqual({
+      store,
+      dialect: pgvectorDialect,
+      namespace: "handbook",
+      target: { schema: "kb", table: "lk_chunks", collection: null },
+      generation: GENERATION,
+      pendingDeletes: PENDING,
+      keepGenerations: 1,
+      revision: null,
+      removed: [],
+      committed: { generation: GENERATION, revision: null, retained: [] },
+    });
     expect(part!.store).toBe(store);
     expect(part!.dialect).toBe(pgvectorDialect);
   });
@@ -142,18 +214,34 @@ describe("reconnectVectorStore", () => {
   it("matches a dialect without target against a record of an empty target", () => {
     const store = pgLikeStore();
     const part = reconnectVectorStore(DIR, manifestWith(MEMORY_RECORD), { store, dialect: memoryDialect });
-    expect(part).toEqual({ store, dialect: memoryDialect, namespace: "default", target: {}, generation: GENERATION, pendingDeletes: [], keepGenerations: 1, revision: null, removed: [], committed: { generation: GENERATION, revision: null, retained: [] } });
+    expect(part).toEqual({
+      store,
+      dialect: memoryDialect,
+      namespace: "default",
+      target: {},
+      generation: GENERATION,
+      pendingDeletes: [],
+      keepGenerations: 1,
+      revision: null,
+      removed: [],
+      committed: { generation: GENERATION, revision: null, retained: [] },
+    });
   });
 
   it("attaches the dialect to the store it reconnects to", () => {
     const attached: unknown[] = [];
     const store = pgLikeStore();
-    reconnectVectorStore(DIR, manifestWith(MEMORY_RECORD), { store, dialect: { ...memoryDialect, attach: (given) => void attached.push(given) } });
+    reconnectVectorStore(DIR, manifestWith(MEMORY_RECORD), {
+      store,
+      dialect: { ...memoryDialect, attach: (given) => void attached.push(given) },
+    });
     expect(attached).toEqual([store]);
   });
 
   it("checks the option like a build does, with INVALID_OPTION for something that is not a store", () => {
-    const option = { store: { invoke: async () => [] }, dialect: pgvectorDialect } as unknown as Parameters<typeof reconnectVectorStore>[2];
+    const option = { store: { invoke: async () => [] }, dialect: pgvectorDialect } as unknown as Parameters<
+      typeof reconnectVectorStore
+    >[2];
     const error = thrown(() => reconnectVectorStore(DIR, manifestWith(PG_RECORD), option));
     expect(error.code).toBe("INVALID_OPTION");
   });
@@ -171,7 +259,11 @@ describe("reconnectVectorStore", () => {
     ],
     ["a dialect whose target() is too big to save", { target: () => ({ url: "u".repeat(1001) }) }],
   ])("fails with INVALID_OPTION, not VECTOR_STORE_REQUIRED, for %s", (_name, { namespace, ...fields }) => {
-    const option = { store: pgLikeStore(), dialect: { ...memoryDialect, ...fields }, ...(namespace === undefined ? {} : { namespace }) };
+    const option = {
+      store: pgLikeStore(),
+      dialect: { ...memoryDialect, ...fields },
+      ...(namespace === undefined ? {} : { namespace }),
+    };
     expect(thrown(() => reconnectVectorStore(DIR, manifestWith(MEMORY_RECORD), option)).code).toBe("INVALID_OPTION");
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { chunkProblem, resolveBuildOptions, LARGE_CORPUS_CHUNKS, LARGE_CORPUS_EF_CONSTRUCTION, withLargeCorpusDefaults } from "../../src/knowledge-base/resolve-build-options.js";
+import {
+  chunkProblem,
+  resolveBuildOptions,
+  LARGE_CORPUS_CHUNKS,
+  LARGE_CORPUS_EF_CONSTRUCTION,
+  withLargeCorpusDefaults,
+} from "../../src/knowledge-base/resolve-build-options.js";
 import { makeChunk } from "../helpers/retrieval-fakes.js";
 
 describe("resolveBuildOptions", () => {
@@ -14,18 +20,39 @@ describe("resolveBuildOptions", () => {
   });
 
   it("keeps a calibration the caller chose, including 0 pseudo-queries (off) and the 10000 limit", () => {
-    expect(resolveBuildOptions({ calibration: { pseudoQueries: 0 } }).calibration).toEqual({ pseudoQueries: 0, seed: 42 });
-    expect(resolveBuildOptions({ calibration: { pseudoQueries: 10_000, seed: -7 } }).calibration).toEqual({ pseudoQueries: 10_000, seed: -7 });
+    expect(resolveBuildOptions({ calibration: { pseudoQueries: 0 } }).calibration).toEqual({
+      pseudoQueries: 0,
+      seed: 42,
+    });
+    expect(resolveBuildOptions({ calibration: { pseudoQueries: 10_000, seed: -7 } }).calibration).toEqual({
+      pseudoQueries: 10_000,
+      seed: -7,
+    });
   });
 
   it.each([
-    [{ calibration: { pseudoQueries: -1 } }, /calibration\.pseudoQueries must be an integer from 0 \(off\) to 10000, got -1/],
-    [{ calibration: { pseudoQueries: 1.5 } }, /calibration\.pseudoQueries must be an integer from 0 \(off\) to 10000, got 1\.5/],
-    [{ calibration: { pseudoQueries: 10_001 } }, /calibration\.pseudoQueries must be an integer from 0 \(off\) to 10000, got 10001/],
+    [
+      { calibration: { pseudoQueries: -1 } },
+      /calibration\.pseudoQueries must be an integer from 0 \(off\) to 10000, got -1/,
+    ],
+    [
+      { calibration: { pseudoQueries: 1.5 } },
+      /calibration\.pseudoQueries must be an integer from 0 \(off\) to 10000, got 1\.5/,
+    ],
+    [
+      { calibration: { pseudoQueries: 10_001 } },
+      /calibration\.pseudoQueries must be an integer from 0 \(off\) to 10000, got 10001/,
+    ],
     [{ calibration: { seed: 4.2 } }, /calibration\.seed must be an integer, got 4\.2/],
     [{ calibration: 200 as never }, /option calibration must be an object or left out, got 200/],
   ])("refuses the calibration option %j with INVALID_OPTION", (options, message) => {
-    expect(() => resolveBuildOptions(options)).toThrow(expect.objectContaining({ name: "LookupKnowledgeError", code: "INVALID_OPTION", message: expect.stringMatching(message) }));
+    expect(() => resolveBuildOptions(options)).toThrow(
+      expect.objectContaining({
+        name: "LookupKnowledgeError",
+        code: "INVALID_OPTION",
+        message: expect.stringMatching(message),
+      }),
+    );
   });
 
   it.each([
@@ -40,7 +67,13 @@ describe("resolveBuildOptions", () => {
     [{ embedTimeoutMs: -1 }, /embedTimeoutMs must be a number/],
     [{ embeddings: {} as never }, /embeddings must be LangChain embeddings/],
   ])("refuses %j with INVALID_OPTION before any work", (options, message) => {
-    expect(() => resolveBuildOptions(options)).toThrow(expect.objectContaining({ name: "LookupKnowledgeError", code: "INVALID_OPTION", message: expect.stringMatching(message) }));
+    expect(() => resolveBuildOptions(options)).toThrow(
+      expect.objectContaining({
+        name: "LookupKnowledgeError",
+        code: "INVALID_OPTION",
+        message: expect.stringMatching(message),
+      }),
+    );
   });
 });
 
@@ -55,8 +88,16 @@ describe("chunkProblem", () => {
     ["numeric content", { ...makeChunk("a.md#top"), content: 5 }, /content strings/],
     ["a breadcrumb string", { ...makeChunk("a.md#top"), breadcrumb: "A > B" }, /breadcrumb list/],
     ["no meta", { ...makeChunk("a.md#top"), meta: null }, /no meta object/],
-    ["keywords as a string", { ...makeChunk("a.md#top"), meta: { keywords: "a,b", entities: [], aliases: [] } }, /meta\.keywords/],
-    ["a numeric domain", { ...makeChunk("a.md#top"), meta: { keywords: [], entities: [], aliases: [], domain: 5 } }, /domain that is not a string/],
+    [
+      "keywords as a string",
+      { ...makeChunk("a.md#top"), meta: { keywords: "a,b", entities: [], aliases: [] } },
+      /meta\.keywords/,
+    ],
+    [
+      "a numeric domain",
+      { ...makeChunk("a.md#top"), meta: { keywords: [], entities: [], aliases: [], domain: 5 } },
+      /domain that is not a string/,
+    ],
   ])("names what is wrong with %s", (_name, chunk, message) => {
     expect(chunkProblem(chunk)).toMatch(message);
   });
@@ -66,7 +107,9 @@ describe("withLargeCorpusDefaults", () => {
   it("lowers efConstruction from 50,000 chunks unless the caller chose it", () => {
     const resolved = resolveBuildOptions({});
     expect(withLargeCorpusDefaults(resolved, {}, LARGE_CORPUS_CHUNKS - 1).hnsw.efConstruction).toBe(200);
-    expect(withLargeCorpusDefaults(resolved, {}, LARGE_CORPUS_CHUNKS).hnsw.efConstruction).toBe(LARGE_CORPUS_EF_CONSTRUCTION);
+    expect(withLargeCorpusDefaults(resolved, {}, LARGE_CORPUS_CHUNKS).hnsw.efConstruction).toBe(
+      LARGE_CORPUS_EF_CONSTRUCTION,
+    );
     const chosen = resolveBuildOptions({ hnsw: { efConstruction: 300 } });
     expect(withLargeCorpusDefaults(chosen, { hnsw: { efConstruction: 300 } }, 100_000).hnsw.efConstruction).toBe(300);
   });

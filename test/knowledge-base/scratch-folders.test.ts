@@ -24,7 +24,9 @@ describe("scratch folders", () => {
     await writeFile(join(parent, `p-${exited}-file`), "not a folder");
 
     expect(await sweepDeadScratch("p-", parent)).toBe(1);
-    expect((await readdir(parent)).sort()).toEqual([mine.slice(parent.length + 1), "p-1-init", "p-build-abc", `p-${exited}-file`].sort());
+    expect((await readdir(parent)).sort()).toEqual(
+      [mine.slice(parent.length + 1), "p-1-init", "p-build-abc", `p-${exited}-file`].sort(),
+    );
   });
 });
 
@@ -32,7 +34,9 @@ describe("a scratch file", () => {
   it("goes to the next folder when the first cannot hold it, and the scratch is removed after use", async () => {
     const parent = await mkdtemp(join(tmpdir(), "lk-scratch-file-"));
     const missing = join(parent, "missing");
-    const seen = await withScratchFile([missing, parent], "s-", "graph.bin", Buffer.from("graph"), async (file) => ((await readFile(file, "utf8")) === "graph" ? file : ""));
+    const seen = await withScratchFile([missing, parent], "s-", "graph.bin", Buffer.from("graph"), async (file) =>
+      (await readFile(file, "utf8")) === "graph" ? file : "",
+    );
     expect(seen.startsWith(join(parent, `s-${process.pid}-`))).toBe(true);
     expect(await readdir(parent)).toEqual([]);
     await rm(parent, { recursive: true, force: true });
@@ -41,7 +45,9 @@ describe("a scratch file", () => {
   it("reports SCRATCH_UNAVAILABLE naming each folder and its error when no folder works", async () => {
     const parent = await mkdtemp(join(tmpdir(), "lk-scratch-none-"));
     const missing = join(parent, "missing");
-    const error = await withScratchFile([missing], "s-", "graph.bin", Buffer.from("graph"), async () => "used").catch((caught: unknown) => caught);
+    const error = await withScratchFile([missing], "s-", "graph.bin", Buffer.from("graph"), async () => "used").catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(LookupKnowledgeError);
     expect((error as LookupKnowledgeError).code).toBe("SCRATCH_UNAVAILABLE");
     expect((error as Error).message).toContain(`${missing}: ENOENT`);

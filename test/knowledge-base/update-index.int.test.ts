@@ -48,10 +48,20 @@ describe("KnowledgeBase.update: an incremental re-index", () => {
     await cp(join(REPO, "corpus"), corpus, { recursive: true });
     const original = await KnowledgeBase.build({ corpusDir: corpus });
     await original.save(indexDir);
-    queries = original.chunks.filter((_, i) => i % 3 === 0).map((chunk) => `${chunk.breadcrumb.join(" ")} ${chunk.content.split(/\s+/).slice(0, 8).join(" ")}`);
-    queries.push("when does the billing scheduler check accounts", "quokkaprobe", "zebrafinch late fee", "how do canary releases work");
+    queries = original.chunks
+      .filter((_, i) => i % 3 === 0)
+      .map((chunk) => `${chunk.breadcrumb.join(" ")} ${chunk.content.split(/\s+/).slice(0, 8).join(" ")}`);
+    queries.push(
+      "when does the billing scheduler check accounts",
+      "quokkaprobe",
+      "zebrafinch late fee",
+      "how do canary releases work",
+    );
 
-    const edited = (await readFile(join(corpus, EDITED), "utf8")).replace(/The billing scheduler checks accounts every day at 06:00 UTC\./, NEW_TEXT);
+    const edited = (await readFile(join(corpus, EDITED), "utf8")).replace(
+      /The billing scheduler checks accounts every day at 06:00 UTC\./,
+      NEW_TEXT,
+    );
     expect(edited).toContain("quokkaprobe");
     await writeFile(join(corpus, EDITED), edited);
     await unlink(join(corpus, REMOVED));
@@ -71,7 +81,9 @@ describe("KnowledgeBase.update: an incremental re-index", () => {
     expect(changes.addedFiles).toEqual([ADDED]);
     expect(changes.changedFiles).toEqual([EDITED]);
     expect(changes.removedFiles).toEqual([REMOVED]);
-    expect(changes.unchangedFiles).toBe(rebuilt.chunks.length > 0 ? new Set(rebuilt.chunks.map((c) => c.file)).size - 2 : 0);
+    expect(changes.unchangedFiles).toBe(
+      rebuilt.chunks.length > 0 ? new Set(rebuilt.chunks.map((c) => c.file)).size - 2 : 0,
+    );
     // One edited section and the two sections of the new file; every other chunk kept its postings and vector.
     expect(changes.chunksAdded).toBe(3);
     expect(changes.chunksKept).toBe(updated.chunks.length - 3);
@@ -88,7 +100,9 @@ describe("KnowledgeBase.update: an incremental re-index", () => {
   it("answers L0 exactly as a full rebuild: candidates, scores, hit reasons and hints", () => {
     for (const query of queries) {
       for (const domain of [null, "billing"]) {
-        expect(plain(updated.l0.search(query, { domain, limit: 20 })), `${query} (${String(domain)})`).toEqual(plain(rebuilt.l0.search(query, { domain, limit: 20 })));
+        expect(plain(updated.l0.search(query, { domain, limit: 20 })), `${query} (${String(domain)})`).toEqual(
+          plain(rebuilt.l0.search(query, { domain, limit: 20 })),
+        );
       }
     }
   });
@@ -124,7 +138,12 @@ describe("KnowledgeBase.update: an incremental re-index", () => {
   });
 
   it("links the unchanged embedder projection from the index it was loaded from instead of writing it again, and writes it when that file is gone or was written to since", async () => {
-    const generationFile = async (dir: string, name: string) => join(dir, (JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as { generation: string }).generation, name);
+    const generationFile = async (dir: string, name: string) =>
+      join(
+        dir,
+        (JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as { generation: string }).generation,
+        name,
+      );
     const source = await generationFile(indexDir, "lsa-projection.f32");
     const linkedDir = await mkdtemp(join(tmpdir(), "lk-update-linked-"));
     const writtenDir = await mkdtemp(join(tmpdir(), "lk-update-written-"));
@@ -141,13 +160,17 @@ describe("KnowledgeBase.update: an incremental re-index", () => {
       } finally {
         await rename(copy, source);
       }
-      expect((await stat(await generationFile(writtenDir, "lsa-projection.f32"))).ino).not.toBe((await stat(source)).ino);
+      expect((await stat(await generationFile(writtenDir, "lsa-projection.f32"))).ino).not.toBe(
+        (await stat(source)).ino,
+      );
       expect((await KnowledgeBase.load(writtenDir)).fingerprint).toBe(updated.fingerprint);
       // Written to in place since it was read (here with the same bytes, a minute later): never linked.
       await writeFile(source, await readFile(source));
       await utimes(source, new Date(), new Date(Date.now() + 60_000));
       await updated.save(writtenDir);
-      expect((await stat(await generationFile(writtenDir, "lsa-projection.f32"))).ino).not.toBe((await stat(source)).ino);
+      expect((await stat(await generationFile(writtenDir, "lsa-projection.f32"))).ino).not.toBe(
+        (await stat(source)).ino,
+      );
       expect((await KnowledgeBase.load(writtenDir)).fingerprint).toBe(updated.fingerprint);
     } finally {
       await rm(linkedDir, { recursive: true, force: true });
@@ -160,24 +183,41 @@ describe("KnowledgeBase.update: an incremental re-index", () => {
     const again = await KnowledgeBase.load(indexDir);
     expect(again.fingerprint).toBe(updated.fingerprint);
     expect(again.history).toMatchObject({ mode: "incremental", lsa: "kept" });
-    const manifest = JSON.parse(await readFile(join(indexDir, "manifest.json"), "utf8")) as { history?: { mode: string; changedSinceFit: number } };
+    const manifest = JSON.parse(await readFile(join(indexDir, "manifest.json"), "utf8")) as {
+      history?: { mode: string; changedSinceFit: number };
+    };
     // The edited section counts once (one chunk out, one in); the new file's two and the removed file's chunks count each.
-    expect(manifest.history).toMatchObject({ mode: "incremental", changedSinceFit: changes.chunksAdded + changes.chunksRemoved - 1 });
+    expect(manifest.history).toMatchObject({
+      mode: "incremental",
+      changedSinceFit: changes.chunksAdded + changes.chunksRemoved - 1,
+    });
     for (const query of queries.slice(0, 10)) {
-      expect(plain(again.l0.search(query, { domain: null, limit: 10 }))).toEqual(plain(updated.l0.search(query, { domain: null, limit: 10 })));
+      expect(plain(again.l0.search(query, { domain: null, limit: 10 }))).toEqual(
+        plain(updated.l0.search(query, { domain: null, limit: 10 })),
+      );
       const options = { domain: null, k: 10, minScore: 0 };
-      expect((await again.l1!.search(query, options)).map((hit) => hit.id)).toEqual((await updated.l1!.search(query, options)).map((hit) => hit.id));
+      expect((await again.l1!.search(query, options)).map((hit) => hit.id)).toEqual(
+        (await updated.l1!.search(query, options)).map((hit) => hit.id),
+      );
     }
   });
 
   it("changes nothing when nothing changed", async () => {
     const { knowledgeBase, changes: none } = await rebuilt.update({ corpusDir: corpus });
-    expect(none).toMatchObject({ addedFiles: [], changedFiles: [], removedFiles: [], chunksAdded: 0, chunksRemoved: 0 });
+    expect(none).toMatchObject({
+      addedFiles: [],
+      changedFiles: [],
+      removedFiles: [],
+      chunksAdded: 0,
+      chunksRemoved: 0,
+    });
     expect(knowledgeBase.fingerprint).toBe(rebuilt.fingerprint);
   });
 
   it("refuses to update a knowledge base built from ready-made chunks", async () => {
-    const kb = await KnowledgeBase.fromChunks([{ source: "a", file: "a", breadcrumb: [], content: "text", meta: { keywords: [], entities: [], aliases: [] } }]);
+    const kb = await KnowledgeBase.fromChunks([
+      { source: "a", file: "a", breadcrumb: [], content: "text", meta: { keywords: [], entities: [], aliases: [] } },
+    ]);
     await expect(kb.update({ corpusDir: corpus })).rejects.toThrow(LookupKnowledgeError);
   });
 });

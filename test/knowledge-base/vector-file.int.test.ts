@@ -22,7 +22,11 @@ async function updatedIndex(): Promise<{ index: VectorIndex; domains: (string | 
   const built = await VectorIndex.build(vectors.slice(), D, domains, {}, { thread: "inline" });
   const renumber = Int32Array.from({ length: N }, (_, i) => (i < 5 ? -1 : i - 5));
   const next = [...domains.slice(5), "new"];
-  const index = await built.update({ renumber, add: { vectors: vectors.slice(2 * D, 3 * D), chunkIds: [25] }, domains: next });
+  const index = await built.update({
+    renumber,
+    add: { vectors: vectors.slice(2 * D, 3 * D), chunkIds: [25] },
+    domains: next,
+  });
   return { index, domains: next };
 }
 
@@ -33,7 +37,10 @@ async function savedBytes(index: VectorIndex, chunkDomains: readonly (string | u
   return bytes;
 }
 
-async function loadError(bytes: Uint8Array, chunkDomains: readonly (string | undefined)[]): Promise<LookupKnowledgeError> {
+async function loadError(
+  bytes: Uint8Array,
+  chunkDomains: readonly (string | undefined)[],
+): Promise<LookupKnowledgeError> {
   const error = await loadVerifiedVectors(await temp.make(), bytes, D, chunkDomains, {}).then(
     () => null,
     (caught: unknown) => caught,
@@ -55,7 +62,9 @@ describe("vector file round trip", () => {
     expect(loaded.size).toBe(26);
     expect(loaded.deletedCount).toBe(5);
     expect(Array.from(loaded.labelMap())).toEqual(Array.from(index.labelMap()));
-    const returned = new Set(Array.from({ length: N }, (_, i) => loaded.search(row(i), 26).map((hit) => hit.id)).flat());
+    const returned = new Set(
+      Array.from({ length: N }, (_, i) => loaded.search(row(i), 26).map((hit) => hit.id)).flat(),
+    );
     expect([...returned].sort((a, b) => a - b)).toEqual(Array.from({ length: 26 }, (_, j) => j));
     expect(loaded.search(row(12), 1)[0]?.id).toBe(7);
     expect(loaded.search(row(2), 1)[0]?.id).toBe(25);
@@ -73,10 +82,26 @@ describe("vector file round trip", () => {
   });
 
   it.each<[string, Int32Array, RegExp]>([
-    ["a chunk mapped twice", Int32Array.from([-1, -1, -1, -1, -1, ...Array.from({ length: 25 }, (_, i) => i), 0]), /maps two labels to chunk 0/],
-    ["a chunk number out of range", Int32Array.from([-1, -1, -1, -1, -1, ...Array.from({ length: 25 }, (_, i) => i), 26]), /maps label 30 to chunk 26, outside 0 to 25/],
-    ["a label map shorter than the graph", Int32Array.from(Array.from({ length: 26 }, (_, i) => i)), /has 26 labels for 31 stored vectors/],
-    ["a chunk without a vector", Int32Array.from([-1, -1, -1, -1, -1, -1, ...Array.from({ length: 24 }, (_, i) => i), 24]), /names 25 chunks but the index has 26/],
+    [
+      "a chunk mapped twice",
+      Int32Array.from([-1, -1, -1, -1, -1, ...Array.from({ length: 25 }, (_, i) => i), 0]),
+      /maps two labels to chunk 0/,
+    ],
+    [
+      "a chunk number out of range",
+      Int32Array.from([-1, -1, -1, -1, -1, ...Array.from({ length: 25 }, (_, i) => i), 26]),
+      /maps label 30 to chunk 26, outside 0 to 25/,
+    ],
+    [
+      "a label map shorter than the graph",
+      Int32Array.from(Array.from({ length: 26 }, (_, i) => i)),
+      /has 26 labels for 31 stored vectors/,
+    ],
+    [
+      "a chunk without a vector",
+      Int32Array.from([-1, -1, -1, -1, -1, -1, ...Array.from({ length: 24 }, (_, i) => i), 24]),
+      /names 25 chunks but the index has 26/,
+    ],
   ])("rejects a label map with %s as INDEX_CORRUPT", async (_name, labels, message) => {
     const { index, domains: next } = await updatedIndex();
     const error = await loadError(withLabels(await savedBytes(index, next), labels), next);
@@ -97,12 +122,16 @@ describe("vector file round trip", () => {
 
   it("rejects a label map for a different number of chunks than the index has", async () => {
     const { index, domains: next } = await updatedIndex();
-    expect((await loadError(await savedBytes(index, next), next.slice(1))).message).toMatch(/maps label 30 to chunk 25, outside 0 to 24/);
+    expect((await loadError(await savedBytes(index, next), next.slice(1))).message).toMatch(
+      /maps label 30 to chunk 25, outside 0 to 24/,
+    );
   });
 
   it("refuses to write a superseded index", async () => {
     const built = await VectorIndex.build(vectors.slice(), D, domains, {}, { thread: "inline" });
     await built.update({ renumber: Int32Array.from({ length: N }, (_, i) => i), domains });
-    await expect(writeVectorFile(built, join(await temp.make(), "vectors.hnsw"), domains)).rejects.toMatchObject({ code: "INVALID_OPTION" });
+    await expect(writeVectorFile(built, join(await temp.make(), "vectors.hnsw"), domains)).rejects.toMatchObject({
+      code: "INVALID_OPTION",
+    });
   });
 });

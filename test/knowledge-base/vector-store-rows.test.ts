@@ -4,8 +4,24 @@ import { VectorStore, type VectorStoreInterface } from "@langchain/core/vectorst
 import { describe, expect, it } from "vitest";
 import { LookupKnowledgeError } from "../../src/errors.js";
 import type { EmbedderInfo } from "../../src/knowledge-base/manifest.js";
-import { checkVectorStoreOption, DEFAULT_NAMESPACE, MAX_TARGET_FIELDS, MAX_TARGET_STRING, targetOf, targetProblem } from "../../src/knowledge-base/vector-store-option.js";
-import { chunkOfRowMap, newGeneration, pruneRows, rowIdOf, storeCall, writeRows, type RowAdditions, type RowSet } from "../../src/knowledge-base/vector-store-rows.js";
+import {
+  checkVectorStoreOption,
+  DEFAULT_NAMESPACE,
+  MAX_TARGET_FIELDS,
+  MAX_TARGET_STRING,
+  targetOf,
+  targetProblem,
+} from "../../src/knowledge-base/vector-store-option.js";
+import {
+  chunkOfRowMap,
+  newGeneration,
+  pruneRows,
+  rowIdOf,
+  storeCall,
+  writeRows,
+  type RowAdditions,
+  type RowSet,
+} from "../../src/knowledge-base/vector-store-rows.js";
 import type { RowScope, VectorStoreDialect } from "../../src/l1/vector-store/vector-store-dialect.js";
 import { makeChunk } from "../helpers/retrieval-fakes.js";
 
@@ -25,7 +41,9 @@ class UnusedEmbeddings extends Embeddings {
   }
 }
 
-type StoreCall = { op: "add"; vectors: number[][]; docs: DocumentInterface[]; ids: string[] | undefined } | { op: "delete"; params: unknown };
+type StoreCall =
+  | { op: "add"; vectors: number[][]; docs: DocumentInterface[]; ids: string[] | undefined }
+  | { op: "delete"; params: unknown };
 type Fault = { on: "add" | "delete"; after?: number; mode: "throw" | "hang" };
 
 /** A vector store that records every write and can be made to fail or hang on the n-th call of one kind. */
@@ -64,7 +82,10 @@ class RecordingVectorStore extends VectorStore {
 const PLAIN: VectorStoreDialect = { name: "fake", filter: (scope) => scope, similarity: (score) => score };
 
 /** PLAIN, plus a deleteOtherGenerations that records its scope in the store's call list (or fails as asked). */
-function pruningDialect(store: RecordingVectorStore, fails: "no" | "throw" | "hang" = "no"): VectorStoreDialect & { scopes: unknown[] } {
+function pruningDialect(
+  store: RecordingVectorStore,
+  fails: "no" | "throw" | "hang" = "no",
+): VectorStoreDialect & { scopes: unknown[] } {
   const scopes: unknown[] = [];
   return {
     ...PLAIN,
@@ -80,7 +101,10 @@ function pruningDialect(store: RecordingVectorStore, fails: "no" | "throw" | "ha
 }
 
 const CHUNKS = [
-  makeChunk("billing/refunds.md#window", { content: "Refunds within 30 days.", meta: { domain: "billing", title: "Refunds" } }),
+  makeChunk("billing/refunds.md#window", {
+    content: "Refunds within 30 days.",
+    meta: { domain: "billing", title: "Refunds" },
+  }),
   makeChunk("ops/deploy.md#freeze", { content: "No deploys on Fridays.", meta: { domain: "ops", title: "Deploys" } }),
   makeChunk("readme.md#top", { content: "Start here." }),
   makeChunk("billing/invoices.md#late", { content: "Late fees apply.", meta: { domain: "billing" } }),
@@ -107,7 +131,9 @@ function script(store: RecordingVectorStore): string[] {
   return store.calls.map((call) => {
     if (call.op === "add") return `add ${call.docs.map((doc) => name(String(doc.id))).join(",")}`;
     const params = call.params as { ids?: string[]; otherGenerations?: unknown };
-    return params.ids ? `delete ${params.ids.map(name).join(",")}` : `prune ${JSON.stringify(params.otherGenerations ?? params)}`;
+    return params.ids
+      ? `delete ${params.ids.map(name).join(",")}`
+      : `prune ${JSON.stringify(params.otherGenerations ?? params)}`;
   });
 }
 
@@ -124,7 +150,10 @@ describe("rowIdOf", () => {
   });
 
   it("is the same for the same chunk, and for an equal chunk object built again", () => {
-    const again = makeChunk("billing/refunds.md#window", { content: "Refunds within 30 days.", meta: { domain: "billing", title: "Refunds" } });
+    const again = makeChunk("billing/refunds.md#window", {
+      content: "Refunds within 30 days.",
+      meta: { domain: "billing", title: "Refunds" },
+    });
     expect(rowIdOf(CHUNKS[0], LSA, ROWS)).toBe(rowIdOf(CHUNKS[0], LSA, ROWS));
     expect(rowIdOf(again, LSA, { ...ROWS })).toBe(rowIdOf(CHUNKS[0], LSA, ROWS));
   });
@@ -158,7 +187,9 @@ describe("rowIdOf", () => {
   });
 
   it("tells two custom embedders of the same dimensions apart by their names", () => {
-    expect(rowIdOf(CHUNKS[0], { kind: "custom", name: "A", dimensions: 64 }, ROWS)).not.toBe(rowIdOf(CHUNKS[0], { kind: "custom", name: "B", dimensions: 64 }, ROWS));
+    expect(rowIdOf(CHUNKS[0], { kind: "custom", name: "A", dimensions: 64 }, ROWS)).not.toBe(
+      rowIdOf(CHUNKS[0], { kind: "custom", name: "B", dimensions: 64 }, ROWS),
+    );
   });
 
   it("differs between two knowledge bases sharing a table, and between two generations of one", () => {
@@ -168,7 +199,9 @@ describe("rowIdOf", () => {
   });
 
   it("keeps namespace and generation apart, so moving characters from one to the other gives another id", () => {
-    expect(rowIdOf(CHUNKS[0], LSA, { namespace: "ab", generation: "c" })).not.toBe(rowIdOf(CHUNKS[0], LSA, { namespace: "a", generation: "bc" }));
+    expect(rowIdOf(CHUNKS[0], LSA, { namespace: "ab", generation: "c" })).not.toBe(
+      rowIdOf(CHUNKS[0], LSA, { namespace: "a", generation: "bc" }),
+    );
   });
 });
 
@@ -217,7 +250,16 @@ describe("writeRows", () => {
   it("writes each row's vector, row id (as document id and in ids), content, and metadata with its namespace and generation", async () => {
     const store = new RecordingVectorStore();
     await writeRows(store, PLAIN, CHUNKS, LSA, ROWS, additions([0, 1, 2], true), { batchSize: 10, timeoutMs: 0 });
-    const rowMeta = (chunk: number, source: string, title: string | null, domain: string | null) => ({ lk_kind: "chunk", lk_kb: "handbook", lk_gen: "0123456789abcdef", lk_id: idOf(chunk), lk_acl: "open", source, title, domain });
+    const rowMeta = (chunk: number, source: string, title: string | null, domain: string | null) => ({
+      lk_kind: "chunk",
+      lk_kb: "handbook",
+      lk_gen: "0123456789abcdef",
+      lk_id: idOf(chunk),
+      lk_acl: "open",
+      source,
+      title,
+      domain,
+    });
     expect(store.calls).toEqual([
       {
         op: "add",
@@ -228,8 +270,16 @@ describe("writeRows", () => {
         ],
         ids: [idOf(0), idOf(1), idOf(2)],
         docs: [
-          { pageContent: "Refunds within 30 days.", id: idOf(0), metadata: rowMeta(0, "billing/refunds.md#window", "Refunds", "billing") },
-          { pageContent: "No deploys on Fridays.", id: idOf(1), metadata: rowMeta(1, "ops/deploy.md#freeze", "Deploys", "ops") },
+          {
+            pageContent: "Refunds within 30 days.",
+            id: idOf(0),
+            metadata: rowMeta(0, "billing/refunds.md#window", "Refunds", "billing"),
+          },
+          {
+            pageContent: "No deploys on Fridays.",
+            id: idOf(1),
+            metadata: rowMeta(1, "ops/deploy.md#freeze", "Deploys", "ops"),
+          },
           { pageContent: "Start here.", id: idOf(2), metadata: rowMeta(2, "readme.md#top", null, null) },
         ],
       },
@@ -255,7 +305,11 @@ describe("writeRows", () => {
       [1, 0.5],
       [3, 0.5],
     ]);
-    expect(adds.flatMap((call) => call.docs.map((doc) => doc.metadata.source))).toEqual([CHUNKS[4].source, CHUNKS[1].source, CHUNKS[3].source]);
+    expect(adds.flatMap((call) => call.docs.map((doc) => doc.metadata.source))).toEqual([
+      CHUNKS[4].source,
+      CHUNKS[1].source,
+      CHUNKS[3].source,
+    ]);
   });
 
   it("touches nothing for no rows, fresh or not", async () => {
@@ -277,7 +331,16 @@ describe("writeRows", () => {
 
   it("reports progress after each batch as rows written of rows to write", async () => {
     const progress: [number, number][] = [];
-    await writeRows(new RecordingVectorStore(), PLAIN, CHUNKS, LSA, ROWS, additions([0, 1, 2, 3, 4], true), LIMITS, (done, total) => progress.push([done, total]));
+    await writeRows(
+      new RecordingVectorStore(),
+      PLAIN,
+      CHUNKS,
+      LSA,
+      ROWS,
+      additions([0, 1, 2, 3, 4], true),
+      LIMITS,
+      (done, total) => progress.push([done, total]),
+    );
     expect(progress).toEqual([
       [2, 5],
       [4, 5],
@@ -286,14 +349,30 @@ describe("writeRows", () => {
   });
 
   it.each<[string, Fault, RowAdditions, string]>([
-    ["adding the second batch", { on: "add", after: 1, mode: "throw" }, additions([0, 1, 2], true), "could not add rows 3-3: add refused by the database"],
-    ["replacing a batch", { on: "delete", mode: "throw" }, additions([0, 1], false), "could not replace rows 1-2: delete refused by the database"],
-  ])("fails with VECTOR_STORE_FAILED naming the step when the store throws while %s", async (_step, fault, add, message) => {
-    const error = await rejection(writeRows(new RecordingVectorStore(fault), PLAIN, CHUNKS, LSA, ROWS, add, LIMITS));
-    expect(error).toBeInstanceOf(LookupKnowledgeError);
-    expect(error).toMatchObject({ code: "VECTOR_STORE_FAILED", message: `lookup-knowledge: the fake vector store ${message}` });
-    expect((error as Error).cause).toBeInstanceOf(Error);
-  });
+    [
+      "adding the second batch",
+      { on: "add", after: 1, mode: "throw" },
+      additions([0, 1, 2], true),
+      "could not add rows 3-3: add refused by the database",
+    ],
+    [
+      "replacing a batch",
+      { on: "delete", mode: "throw" },
+      additions([0, 1], false),
+      "could not replace rows 1-2: delete refused by the database",
+    ],
+  ])(
+    "fails with VECTOR_STORE_FAILED naming the step when the store throws while %s",
+    async (_step, fault, add, message) => {
+      const error = await rejection(writeRows(new RecordingVectorStore(fault), PLAIN, CHUNKS, LSA, ROWS, add, LIMITS));
+      expect(error).toBeInstanceOf(LookupKnowledgeError);
+      expect(error).toMatchObject({
+        code: "VECTOR_STORE_FAILED",
+        message: `lookup-knowledge: the fake vector store ${message}`,
+      });
+      expect((error as Error).cause).toBeInstanceOf(Error);
+    },
+  );
 
   it("stops at the failed step, writing nothing after it", async () => {
     const store = new RecordingVectorStore({ on: "add", after: 1, mode: "throw" });
@@ -304,10 +383,18 @@ describe("writeRows", () => {
   it.each<[string, Fault, RowAdditions, string]>([
     ["adding", { on: "add", mode: "hang" }, additions([0, 1], true), "did not add rows 1-2 within 20 ms"],
     ["replacing", { on: "delete", mode: "hang" }, additions([3], false), "did not replace rows 1-1 within 20 ms"],
-  ])("fails with VECTOR_STORE_TIMEOUT naming the step when the store hangs while %s", async (_step, fault, add, message) => {
-    const error = await rejection(writeRows(new RecordingVectorStore(fault), PLAIN, CHUNKS, LSA, ROWS, add, { batchSize: 2, timeoutMs: 20 }));
-    expect(error).toMatchObject({ code: "VECTOR_STORE_TIMEOUT", message: expect.stringContaining(`the fake vector store ${message}`) });
-  });
+  ])(
+    "fails with VECTOR_STORE_TIMEOUT naming the step when the store hangs while %s",
+    async (_step, fault, add, message) => {
+      const error = await rejection(
+        writeRows(new RecordingVectorStore(fault), PLAIN, CHUNKS, LSA, ROWS, add, { batchSize: 2, timeoutMs: 20 }),
+      );
+      expect(error).toMatchObject({
+        code: "VECTOR_STORE_TIMEOUT",
+        message: expect.stringContaining(`the fake vector store ${message}`),
+      });
+    },
+  );
 });
 
 describe("storeCall", () => {
@@ -323,9 +410,15 @@ describe("storeCall", () => {
         throw new TypeError("pool.query is not a function");
       }),
     );
-    expect(sync).toMatchObject({ code: "VECTOR_STORE_FAILED", message: "lookup-knowledge: the fake vector store could not count its rows: pool.query is not a function" });
+    expect(sync).toMatchObject({
+      code: "VECTOR_STORE_FAILED",
+      message: "lookup-knowledge: the fake vector store could not count its rows: pool.query is not a function",
+    });
     const text = await rejection(storeCall(PLAIN, "count its rows", 0, async () => Promise.reject("ECONNRESET")));
-    expect(text).toMatchObject({ code: "VECTOR_STORE_FAILED", message: "lookup-knowledge: the fake vector store could not count its rows: ECONNRESET" });
+    expect(text).toMatchObject({
+      code: "VECTOR_STORE_FAILED",
+      message: "lookup-knowledge: the fake vector store could not count its rows: ECONNRESET",
+    });
   });
 
   it("passes a LookupKnowledgeError of the call through with its own code", async () => {
@@ -335,7 +428,11 @@ describe("storeCall", () => {
 
   it("fails with VECTOR_STORE_TIMEOUT naming the step and the deadline when the call hangs", async () => {
     const error = await rejection(storeCall(PLAIN, "count its rows", 15, () => new Promise(() => {})));
-    expect(error).toMatchObject({ code: "VECTOR_STORE_TIMEOUT", message: "lookup-knowledge: the fake vector store did not count its rows within 15 ms; check the database, or raise embedTimeoutMs." });
+    expect(error).toMatchObject({
+      code: "VECTOR_STORE_TIMEOUT",
+      message:
+        "lookup-knowledge: the fake vector store did not count its rows within 15 ms; check the database, or raise embedTimeoutMs.",
+    });
   });
 });
 
@@ -346,19 +443,30 @@ describe("pruneRows", () => {
     const store = new RecordingVectorStore();
     const dialect = pruningDialect(store);
     expect(await pruneRows(store, dialect, ROWS, PENDING, LIMITS)).toEqual({ pendingDeleted: true, warning: null });
-    expect(script(store)).toEqual(["delete old-1,old-2", "delete old-3,old-4", "delete old-5", 'prune {"namespace":"handbook","generation":"0123456789abcdef"}']);
+    expect(script(store)).toEqual([
+      "delete old-1,old-2",
+      "delete old-3,old-4",
+      "delete old-5",
+      'prune {"namespace":"handbook","generation":"0123456789abcdef"}',
+    ]);
   });
 
   it("only deletes the other generations when nothing is pending", async () => {
     const store = new RecordingVectorStore();
-    expect(await pruneRows(store, pruningDialect(store), ROWS, [], LIMITS)).toEqual({ pendingDeleted: true, warning: null });
+    expect(await pruneRows(store, pruningDialect(store), ROWS, [], LIMITS)).toEqual({
+      pendingDeleted: true,
+      warning: null,
+    });
     expect(script(store)).toEqual(['prune {"namespace":"handbook","generation":"0123456789abcdef"}']);
   });
 
   it("deletes pending rows through the dialect's deleteIds when it has one", async () => {
     const store = new RecordingVectorStore();
     const used: string[][] = [];
-    const dialect = { ...pruningDialect(store), deleteIds: async (_store: VectorStoreInterface, ids: string[]) => void used.push(ids) };
+    const dialect = {
+      ...pruningDialect(store),
+      deleteIds: async (_store: VectorStoreInterface, ids: string[]) => void used.push(ids),
+    };
     await pruneRows(store, dialect, ROWS, PENDING, { batchSize: 3, timeoutMs: 0 });
     expect(used).toEqual([
       ["old-1", "old-2", "old-3"],
@@ -392,7 +500,8 @@ describe("pruneRows", () => {
     const result = await pruneRows(store, dialect, ROWS, PENDING, LIMITS);
     expect(result).toEqual({
       pendingDeleted: false,
-      warning: "lookup-knowledge: the index is saved, but the fake vector store could not delete 2 old rows: delete refused by the database; those rows are never returned, and the next save deletes them.",
+      warning:
+        "lookup-knowledge: the index is saved, but the fake vector store could not delete 2 old rows: delete refused by the database; those rows are never returned, and the next save deletes them.",
     });
     expect(script(store)).toEqual(["delete old-1,old-2"]);
     expect(dialect.scopes).toEqual([]);
@@ -402,25 +511,34 @@ describe("pruneRows", () => {
     const store = new RecordingVectorStore({ on: "delete", mode: "hang" });
     const result = await pruneRows(store, pruningDialect(store), ROWS, ["old-1"], { batchSize: 2, timeoutMs: 20 });
     expect(result.pendingDeleted).toBe(false);
-    expect(result.warning).toContain("the index is saved, but the fake vector store did not delete 1 old rows within 20 ms");
+    expect(result.warning).toContain(
+      "the index is saved, but the fake vector store did not delete 1 old rows within 20 ms",
+    );
   });
 
   it.each([
     ["throws", "throw", "could not delete the rows of earlier builds: permission denied for table lk_rows"],
     ["hangs", "hang", "did not delete the rows of earlier builds within 20 ms"],
-  ] as const)("returns a warning with pendingDeleted true when deleting the other generations %s", async (_what, fails, detail) => {
-    const store = new RecordingVectorStore();
-    const result = await pruneRows(store, pruningDialect(store, fails), ROWS, ["old-1"], { batchSize: 2, timeoutMs: 20 });
-    expect(result.pendingDeleted).toBe(true);
-    expect(result.warning).toContain(`the index is saved, but the fake vector store ${detail}`);
-    expect(script(store)).toEqual(["delete old-1"]);
-  });
+  ] as const)(
+    "returns a warning with pendingDeleted true when deleting the other generations %s",
+    async (_what, fails, detail) => {
+      const store = new RecordingVectorStore();
+      const result = await pruneRows(store, pruningDialect(store, fails), ROWS, ["old-1"], {
+        batchSize: 2,
+        timeoutMs: 20,
+      });
+      expect(result.pendingDeleted).toBe(true);
+      expect(result.warning).toContain(`the index is saved, but the fake vector store ${detail}`);
+      expect(script(store)).toEqual(["delete old-1"]);
+    },
+  );
 
   it("deletes the pending rows but warns that earlier builds' rows stay when the dialect has no deleteOtherGenerations", async () => {
     const store = new RecordingVectorStore();
     expect(await pruneRows(store, PLAIN, ROWS, ["old-1", "old-2", "old-3"], LIMITS)).toEqual({
       pendingDeleted: true,
-      warning: "lookup-knowledge: the fake dialect has no deleteOtherGenerations, so rows of earlier builds stay in the store (never returned: lookups filter on the generation).",
+      warning:
+        "lookup-knowledge: the fake dialect has no deleteOtherGenerations, so rows of earlier builds stay in the store (never returned: lookups filter on the generation).",
     });
     expect(script(store)).toEqual(["delete old-1,old-2", "delete old-3"]);
   });
@@ -434,7 +552,10 @@ describe("pruneRows", () => {
       },
     };
     const result = await pruneRows(store, dialect, ROWS, ["old-1"], LIMITS);
-    expect(result).toEqual({ pendingDeleted: false, warning: expect.stringContaining("could not delete 1 old rows: socket hang up") });
+    expect(result).toEqual({
+      pendingDeleted: false,
+      warning: expect.stringContaining("could not delete 1 old rows: socket hang up"),
+    });
   });
 });
 
@@ -463,11 +584,22 @@ describe("targetProblem", () => {
   });
 
   it(`refuses more than ${MAX_TARGET_FIELDS} fields, saying how many`, () => {
-    expect(targetProblem(fields(MAX_TARGET_FIELDS + 1))).toBe(`has ${MAX_TARGET_FIELDS + 1} fields (at most ${MAX_TARGET_FIELDS})`);
+    expect(targetProblem(fields(MAX_TARGET_FIELDS + 1))).toBe(
+      `has ${MAX_TARGET_FIELDS + 1} fields (at most ${MAX_TARGET_FIELDS})`,
+    );
     expect(targetProblem(fields(10_000))).toBe(`has 10000 fields (at most ${MAX_TARGET_FIELDS})`);
   });
 
-  it.each(["1table", "table-name", "table name", "schema.table", "tåble", "", "k".repeat(33), 'x"); DROP TABLE users; --'])("refuses the field name %j", (key) => {
+  it.each([
+    "1table",
+    "table-name",
+    "table name",
+    "schema.table",
+    "tåble",
+    "",
+    "k".repeat(33),
+    'x"); DROP TABLE users; --',
+  ])("refuses the field name %j", (key) => {
     expect(targetProblem({ [key]: "x" })).toBe("has a field name that is not a short identifier");
   });
 
@@ -481,13 +613,21 @@ describe("targetProblem", () => {
     ["a function", () => "lk_rows"],
     [`a string of ${MAX_TARGET_STRING + 1} characters`, "u".repeat(MAX_TARGET_STRING + 1)],
   ])("refuses a field whose value is %s, naming the field", (_name, value) => {
-    expect(targetProblem({ table: "lk_rows", url: value })).toBe(`field url is not null, a finite number or a string of at most ${MAX_TARGET_STRING} characters`);
+    expect(targetProblem({ table: "lk_rows", url: value })).toBe(
+      `field url is not null, a finite number or a string of at most ${MAX_TARGET_STRING} characters`,
+    );
   });
 });
 
 describe("targetOf", () => {
-  const store = { addVectors: async () => {}, similaritySearchVectorWithScore: async () => [] } as unknown as VectorStoreInterface;
-  const withTarget = (target: (given: VectorStoreInterface) => unknown): VectorStoreDialect => ({ ...PLAIN, target: target as VectorStoreDialect["target"] });
+  const store = {
+    addVectors: async () => {},
+    similaritySearchVectorWithScore: async () => [],
+  } as unknown as VectorStoreInterface;
+  const withTarget = (target: (given: VectorStoreInterface) => unknown): VectorStoreDialect => ({
+    ...PLAIN,
+    target: target as VectorStoreDialect["target"],
+  });
 
   it("is an empty target for a dialect without target(), or whose target() gives nothing", () => {
     expect(targetOf({ store, dialect: PLAIN })).toEqual({});
@@ -519,14 +659,32 @@ describe("targetOf", () => {
           throw cause;
         }),
       });
-    expect(call).toThrow(expect.objectContaining({ code: "INVALID_OPTION", message: "lookup-knowledge: the fake dialect's target() threw: store is closed.", cause }));
+    expect(call).toThrow(
+      expect.objectContaining({
+        code: "INVALID_OPTION",
+        message: "lookup-knowledge: the fake dialect's target() threw: store is closed.",
+        cause,
+      }),
+    );
   });
 
   it.each<[string, unknown, string]>([
-    [`more than ${MAX_TARGET_FIELDS} fields`, Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`f${i}`, i])), "has 17 fields (at most 16)"],
+    [
+      `more than ${MAX_TARGET_FIELDS} fields`,
+      Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`f${i}`, i])),
+      "has 17 fields (at most 16)",
+    ],
     ["a key that is not an identifier", { "table name": "x" }, "has a field name that is not a short identifier"],
-    ["an object value", { table: { name: "x" } }, "field table is not null, a finite number or a string of at most 1000 characters"],
-    ["a long string", { url: "u".repeat(1001) }, "field url is not null, a finite number or a string of at most 1000 characters"],
+    [
+      "an object value",
+      { table: { name: "x" } },
+      "field table is not null, a finite number or a string of at most 1000 characters",
+    ],
+    [
+      "a long string",
+      { url: "u".repeat(1001) },
+      "field url is not null, a finite number or a string of at most 1000 characters",
+    ],
     ["a list", ["lk_rows"], "is not an object"],
     ["a string", "lk_rows", "is not an object"],
   ])("fails with INVALID_OPTION naming the problem when target() gives %s", (_name, target, problem) => {
@@ -540,7 +698,11 @@ describe("targetOf", () => {
 });
 
 describe("checkVectorStoreOption", () => {
-  const store = () => ({ addVectors: async () => {}, similaritySearchVectorWithScore: async () => [] }) as unknown as VectorStoreInterface;
+  const store = () =>
+    ({
+      addVectors: async () => {},
+      similaritySearchVectorWithScore: async () => [],
+    }) as unknown as VectorStoreInterface;
   const FIX = "pass { store, dialect }";
 
   it.each<[string, unknown]>([
@@ -549,7 +711,12 @@ describe("checkVectorStoreOption", () => {
     ["a store given without its dialect wrapper", "postgresql://localhost/db"],
     ["a number", 3],
   ])("refuses %s as the option, saying to pass { store, dialect }", (_name, option) => {
-    expect(() => checkVectorStoreOption(option, undefined)).toThrow(expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringMatching(/option vectorStore must be an object; pass \{ store, dialect \}/) }));
+    expect(() => checkVectorStoreOption(option, undefined)).toThrow(
+      expect.objectContaining({
+        code: "INVALID_OPTION",
+        message: expect.stringMatching(/option vectorStore must be an object; pass \{ store, dialect \}/),
+      }),
+    );
   });
 
   it.each<[string, unknown]>([
@@ -559,7 +726,12 @@ describe("checkVectorStoreOption", () => {
     ["a retriever instead of a store", { store: { invoke: async () => [] }, dialect: PLAIN }],
   ])("refuses an option with %s, naming the methods a store needs", (_name, option) => {
     expect(() => checkVectorStoreOption(option, undefined)).toThrow(
-      expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining(`option vectorStore.store must be a LangChain vector store (with addVectors and similaritySearchVectorWithScore); ${FIX}`) }),
+      expect.objectContaining({
+        code: "INVALID_OPTION",
+        message: expect.stringContaining(
+          `option vectorStore.store must be a LangChain vector store (with addVectors and similaritySearchVectorWithScore); ${FIX}`,
+        ),
+      }),
     );
   });
 
@@ -568,17 +740,38 @@ describe("checkVectorStoreOption", () => {
     ["a dialect name instead of a dialect", "pgvector"],
     ["a dialect without a name", { filter: () => ({}), similarity: (score: number) => score }],
     ["a dialect without filter", { name: "x", similarity: (score: number) => score }],
-    ["a dialect written for domainFilter, before filter replaced it", { name: "x", domainFilter: () => ({}), similarity: (score: number) => score }],
+    [
+      "a dialect written for domainFilter, before filter replaced it",
+      { name: "x", domainFilter: () => ({}), similarity: (score: number) => score },
+    ],
     ["a dialect without similarity", { name: "x", filter: () => ({}) }],
   ])("refuses an option with %s, naming the dialect's fields", (_name, dialect) => {
     expect(() => checkVectorStoreOption({ store: store(), dialect }, undefined)).toThrow(
-      expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining(`option vectorStore.dialect must have a name, filter and similarity; ${FIX}`) }),
+      expect.objectContaining({
+        code: "INVALID_OPTION",
+        message: expect.stringContaining(`option vectorStore.dialect must have a name, filter and similarity; ${FIX}`),
+      }),
     );
   });
 
-  it.each(["", "PgVector", "1pg", "pg vector", "pg/vector", "pg.vector", "pgvector\n", "_pg", "d".repeat(65), "pgvector\u202e"])("refuses the dialect name %j, since the manifest saves it", (name) => {
+  it.each([
+    "",
+    "PgVector",
+    "1pg",
+    "pg vector",
+    "pg/vector",
+    "pg.vector",
+    "pgvector\n",
+    "_pg",
+    "d".repeat(65),
+    "pgvector\u202e",
+  ])("refuses the dialect name %j, since the manifest saves it", (name) => {
     expect(() => checkVectorStoreOption({ store: store(), dialect: { ...PLAIN, name } }, undefined)).toThrow(
-      expect.objectContaining({ code: "INVALID_OPTION", message: "lookup-knowledge: option vectorStore.dialect.name must be 1-64 of a-z, 0-9, _ and -, starting with a letter (it is saved in the manifest)." }),
+      expect.objectContaining({
+        code: "INVALID_OPTION",
+        message:
+          "lookup-knowledge: option vectorStore.dialect.name must be 1-64 of a-z, 0-9, _ and -, starting with a letter (it is saved in the manifest).",
+      }),
     );
   });
 
@@ -586,44 +779,80 @@ describe("checkVectorStoreOption", () => {
     expect(checkVectorStoreOption({ store: store(), dialect: { ...PLAIN, name } }, undefined).dialect.name).toBe(name);
   });
 
-  it.each<unknown>(["", "n".repeat(65), "kb/one", "kb one", "kb\u0000", "ümlaut", 7, { name: "kb" }])("refuses the namespace %j", (namespace) => {
-    expect(() => checkVectorStoreOption({ store: store(), dialect: PLAIN, namespace }, undefined)).toThrow(
-      expect.objectContaining({ code: "INVALID_OPTION", message: "lookup-knowledge: option vectorStore.namespace must be 1-64 letters, digits, _, . or -." }),
-    );
-  });
+  it.each<unknown>(["", "n".repeat(65), "kb/one", "kb one", "kb\u0000", "ümlaut", 7, { name: "kb" }])(
+    "refuses the namespace %j",
+    (namespace) => {
+      expect(() => checkVectorStoreOption({ store: store(), dialect: PLAIN, namespace }, undefined)).toThrow(
+        expect.objectContaining({
+          code: "INVALID_OPTION",
+          message: "lookup-knowledge: option vectorStore.namespace must be 1-64 letters, digits, _, . or -.",
+        }),
+      );
+    },
+  );
 
   it.each(["default", "kb-1.prod_2", "Handbook", "n".repeat(64)])("accepts the namespace %j", (namespace) => {
     expect(checkVectorStoreOption({ store: store(), dialect: PLAIN, namespace }, undefined).namespace).toBe(namespace);
   });
 
   it.each([0, 1, 2, 100])("accepts keepGenerations %j", (keepGenerations) => {
-    expect(checkVectorStoreOption({ store: store(), dialect: PLAIN, keepGenerations }, undefined).keepGenerations).toBe(keepGenerations);
-  });
-
-  it.each<unknown>([-1, 0.5, 101, "1", Number.NaN])("refuses keepGenerations %j with INVALID_OPTION naming the range", (keepGenerations) => {
-    expect(() => checkVectorStoreOption({ store: store(), dialect: PLAIN, keepGenerations } as never, undefined)).toThrow(
-      expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining("option vectorStore.keepGenerations must be an integer from 0 to 100") }),
+    expect(checkVectorStoreOption({ store: store(), dialect: PLAIN, keepGenerations }, undefined).keepGenerations).toBe(
+      keepGenerations,
     );
   });
 
+  it.each<unknown>([-1, 0.5, 101, "1", Number.NaN])(
+    "refuses keepGenerations %j with INVALID_OPTION naming the range",
+    (keepGenerations) => {
+      expect(() =>
+        checkVectorStoreOption({ store: store(), dialect: PLAIN, keepGenerations } as never, undefined),
+      ).toThrow(
+        expect.objectContaining({
+          code: "INVALID_OPTION",
+          message: expect.stringContaining("option vectorStore.keepGenerations must be an integer from 0 to 100"),
+        }),
+      );
+    },
+  );
+
   it("refuses embeddings: null with a store, since the store holds L1 vectors", () => {
     expect(() => checkVectorStoreOption({ store: store(), dialect: PLAIN }, null)).toThrow(
-      expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining("option vectorStore needs embeddings for L1; leave embeddings out (the default embedder) or pass yours, not null.") }),
+      expect.objectContaining({
+        code: "INVALID_OPTION",
+        message: expect.stringContaining(
+          "option vectorStore needs embeddings for L1; leave embeddings out (the default embedder) or pass yours, not null.",
+        ),
+      }),
     );
   });
 
   it("returns the store, the dialect and the default namespace, with the default or custom embeddings", () => {
     const option = { store: store(), dialect: PLAIN };
     expect(DEFAULT_NAMESPACE).toBe("default");
-    expect(checkVectorStoreOption(option, undefined)).toEqual({ store: option.store, dialect: PLAIN, namespace: "default", keepGenerations: 1 });
+    expect(checkVectorStoreOption(option, undefined)).toEqual({
+      store: option.store,
+      dialect: PLAIN,
+      namespace: "default",
+      keepGenerations: 1,
+    });
     const checked = checkVectorStoreOption(option, new UnusedEmbeddings());
     expect(checked.store).toBe(option.store);
     expect(checked.dialect).toBe(PLAIN);
   });
 
   it("keeps only the fields it checked, dropping anything else the option carried", () => {
-    const option = { store: store(), dialect: PLAIN, namespace: "handbook", connectionString: "postgresql://lk:secret@db/kb" };
-    expect(Object.keys(checkVectorStoreOption(option, undefined)).sort()).toEqual(["dialect", "keepGenerations", "namespace", "store"]);
+    const option = {
+      store: store(),
+      dialect: PLAIN,
+      namespace: "handbook",
+      connectionString: "postgresql://lk:secret@db/kb",
+    };
+    expect(Object.keys(checkVectorStoreOption(option, undefined)).sort()).toEqual([
+      "dialect",
+      "keepGenerations",
+      "namespace",
+      "store",
+    ]);
   });
 
   it("calls the dialect's attach with the store once it is valid, and not when it is refused", () => {
@@ -634,8 +863,12 @@ describe("checkVectorStoreOption", () => {
     expect(attached).toEqual([given]);
     expect(() => checkVectorStoreOption({ store: given, dialect }, null)).toThrow(LookupKnowledgeError);
     expect(() => checkVectorStoreOption({ store: {}, dialect }, undefined)).toThrow(LookupKnowledgeError);
-    expect(() => checkVectorStoreOption({ store: given, dialect, namespace: "no spaces allowed" }, undefined)).toThrow(LookupKnowledgeError);
-    expect(() => checkVectorStoreOption({ store: given, dialect: { ...dialect, name: "Bad Name" } }, undefined)).toThrow(LookupKnowledgeError);
+    expect(() => checkVectorStoreOption({ store: given, dialect, namespace: "no spaces allowed" }, undefined)).toThrow(
+      LookupKnowledgeError,
+    );
+    expect(() =>
+      checkVectorStoreOption({ store: given, dialect: { ...dialect, name: "Bad Name" } }, undefined),
+    ).toThrow(LookupKnowledgeError);
     expect(attached).toHaveLength(1);
   });
 });

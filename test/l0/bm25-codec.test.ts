@@ -21,7 +21,16 @@ function expectRefused(bytes: Uint8Array, message: RegExp): void {
   }
 }
 
-const header = (changes: Record<string, unknown>) => ({ format: "lookup-knowledge-bm25", version: 3, k1: 0.9, b: 0.4, terms: 3, docs: 3, postings: 5, ...changes });
+const header = (changes: Record<string, unknown>) => ({
+  format: "lookup-knowledge-bm25",
+  version: 3,
+  k1: 0.9,
+  b: 0.4,
+  terms: 3,
+  docs: 3,
+  postings: 5,
+  ...changes,
+});
 const crafted = (changes: Partial<CraftedBm25>) => craftBm25({ ...SMALL, ...changes });
 
 describe("the BM25 binary form", () => {
@@ -31,7 +40,12 @@ describe("the BM25 binary form", () => {
   });
 
   it("refuses version 2 files", () => {
-    expect(Bm25Stats.fromDocuments([["refund", "policy"], ["refund", "refund", "delay"]]).encode()).not.toEqual(new Uint8Array(VERSION_2));
+    expect(
+      Bm25Stats.fromDocuments([
+        ["refund", "policy"],
+        ["refund", "refund", "delay"],
+      ]).encode(),
+    ).not.toEqual(new Uint8Array(VERSION_2));
     expectRefused(VERSION_2, /not version 3 postings/);
   });
 
@@ -47,14 +61,52 @@ describe("the BM25 binary form", () => {
   });
 
   it("refuses a term table whose block lengths do not add up to the rest of the file", () => {
-    expectRefused(crafted({ table: [[2, 4], [2, 4], [1, 3]] }), /posting blocks of 11 bytes in total, but 10 bytes follow the table/);
-    expectRefused(crafted({ table: [[2, 4], [2, 4], [1, 2]], trailer: [7] }), /posting blocks of 10 bytes in total, but 11 bytes follow the table/);
+    expectRefused(
+      crafted({
+        table: [
+          [2, 4],
+          [2, 4],
+          [1, 3],
+        ],
+      }),
+      /posting blocks of 11 bytes in total, but 10 bytes follow the table/,
+    );
+    expectRefused(
+      crafted({
+        table: [
+          [2, 4],
+          [2, 4],
+          [1, 2],
+        ],
+        trailer: [7],
+      }),
+      /posting blocks of 10 bytes in total, but 11 bytes follow the table/,
+    );
   });
 
   it("refuses a block too short or too long for its postings, or a term in more documents than there are", () => {
-    expectRefused(crafted({ table: [[2, 3], [2, 5], [1, 2]] }), /give term 0 2 postings in a block of 3 bytes/);
-    expectRefused(crafted({ rawBlocks: { 2: { df: 1, bytes: [1, 2, ...new Array<number>(9).fill(0)] } } }), /give term 2 1 postings in a block of 11 bytes/);
-    expectRefused(crafted({ docLengths: [2, 3], header: header({ docs: 2 }), rawBlocks: { 1: { df: 3, bytes: [0, 1, 0, 1, 0, 1] } } }), /give term 1 3 postings/);
+    expectRefused(
+      crafted({
+        table: [
+          [2, 3],
+          [2, 5],
+          [1, 2],
+        ],
+      }),
+      /give term 0 2 postings in a block of 3 bytes/,
+    );
+    expectRefused(
+      crafted({ rawBlocks: { 2: { df: 1, bytes: [1, 2, ...new Array<number>(9).fill(0)] } } }),
+      /give term 2 1 postings in a block of 11 bytes/,
+    );
+    expectRefused(
+      crafted({
+        docLengths: [2, 3],
+        header: header({ docs: 2 }),
+        rawBlocks: { 1: { df: 3, bytes: [0, 1, 0, 1, 0, 1] } },
+      }),
+      /give term 1 3 postings/,
+    );
   });
 
   it("refuses a term listed twice, terms that are not UTF-8, and a document length not in shortest form", () => {
@@ -66,7 +118,10 @@ describe("the BM25 binary form", () => {
     const broken = Uint8Array.from(bytes);
     broken[termsAt] = 0xff;
     expectRefused(broken, /hold text that is not UTF-8/);
-    expectRefused(Uint8Array.from([...bytes.subarray(0, docLengthsAt), 0x82, 0x00, ...bytes.subarray(docLengthsAt + 1)]), /not in its shortest form/);
+    expectRefused(
+      Uint8Array.from([...bytes.subarray(0, docLengthsAt), 0x82, 0x00, ...bytes.subarray(docLengthsAt + 1)]),
+      /not in its shortest form/,
+    );
   });
 
   it("re-encodes a header written in another form as the encoder writes it", () => {

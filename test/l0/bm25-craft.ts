@@ -33,9 +33,18 @@ export function craftBm25(parts: CraftedBm25): Uint8Array {
   const { terms, docLengths, blocks } = parts;
   const raw = parts.rawBlocks ?? {};
   const blockBytes = blocks.map((values, t) => raw[t]?.bytes ?? values.flatMap(varint));
-  const table = parts.table ?? blocks.map((values, t): [number, number] => [raw[t]?.df ?? values.length / 2, blockBytes[t].length]);
+  const table =
+    parts.table ?? blocks.map((values, t): [number, number] => [raw[t]?.df ?? values.length / 2, blockBytes[t].length]);
   const postings = table.reduce((sum, [df]) => sum + df, 0);
-  const header = parts.header ?? { format: "lookup-knowledge-bm25", version: 3, k1: 0.9, b: 0.4, terms: terms.length, docs: docLengths.length, postings };
+  const header = parts.header ?? {
+    format: "lookup-knowledge-bm25",
+    version: 3,
+    k1: 0.9,
+    b: 0.4,
+    terms: terms.length,
+    docs: docLengths.length,
+    postings,
+  };
   const text = new TextEncoder();
   const headerBytes = [...text.encode(JSON.stringify(header))];
   const termBytes = [...text.encode(terms.join("\n"))];

@@ -8,18 +8,25 @@ import { craftBm25, SMALL, SMALL_DOCS } from "./bm25-craft.js";
 /** Documents over a Zipf-like vocabulary, with unseen query terms possible. */
 function randomCorpus(seed: number, docs: number, vocabulary: number): string[][] {
   const random = mulberry32(seed);
-  return Array.from({ length: docs }, () => Array.from({ length: Math.floor(random() * 25) }, () => `t${Math.floor(vocabulary * random() ** 3)}`));
+  return Array.from({ length: docs }, () =>
+    Array.from({ length: Math.floor(random() * 25) }, () => `t${Math.floor(vocabulary * random() ** 3)}`),
+  );
 }
 
 function randomQueries(seed: number, count: number, vocabulary: number): string[][] {
   const random = mulberry32(seed);
-  return Array.from({ length: count }, () => Array.from({ length: 1 + Math.floor(random() * 6) }, () => `t${Math.floor(vocabulary * 1.1 * random() ** 2)}`));
+  return Array.from({ length: count }, () =>
+    Array.from({ length: 1 + Math.floor(random() * 6) }, () => `t${Math.floor(vocabulary * 1.1 * random() ** 2)}`),
+  );
 }
 
 /** Every answer of `actual` for `query` equals that of `expected`, to the last bit. */
 function expectSameAnswers(actual: Bm25Stats, expected: Bm25Stats, query: string[], label: string): void {
   for (const k of [1, 10, 50]) expect(actual.topK(query, k), `${label} topK ${k}`).toEqual(expected.topK(query, k));
-  expect(actual.topK(query, 10, (doc) => doc % 3 === 0), `${label} filtered`).toEqual(expected.topK(query, 10, (doc) => doc % 3 === 0));
+  expect(
+    actual.topK(query, 10, (doc) => doc % 3 === 0),
+    `${label} filtered`,
+  ).toEqual(expected.topK(query, 10, (doc) => doc % 3 === 0));
   expect(actual.score(query), `${label} score`).toEqual(expected.score(query));
   expect(actual.score(query, [0, 5, 17]), `${label} score of ids`).toEqual(expected.score(query, [0, 5, 17]));
   for (const term of query) {
@@ -52,7 +59,9 @@ describe("BM25 statistics decoded term by term", () => {
       // First half with most blocks never read, then a whole-index operation, then the rest.
       queries.slice(0, 20).forEach((query, q) => expectSameAnswers(lazy, built, query, `seed ${seed} query ${q}`));
       expect(lazy.collectionFrequencies()).toEqual(built.collectionFrequencies());
-      queries.slice(20).forEach((query, q) => expectSameAnswers(lazy, built, query, `seed ${seed} query ${q + 20}, all decoded`));
+      queries
+        .slice(20)
+        .forEach((query, q) => expectSameAnswers(lazy, built, query, `seed ${seed} query ${q + 20}, all decoded`));
       const wholeFirst = Bm25Stats.decode(bytes);
       expect(wholeFirst.collectionFrequencies()).toEqual(built.collectionFrequencies());
       expectSameAnswers(wholeFirst, built, queries[0], `seed ${seed}, whole index first`);
@@ -87,7 +96,12 @@ describe("BM25 statistics decoded term by term", () => {
     const vocabulary = { terms: [...stats.terms], termIds: new Map(stats.terms.map((term, id) => [term, id])) };
     const fresh = ["t1", "brand-new", "t5"];
     const renumber = Int32Array.from(before, (_, d) => (d === 0 ? -1 : d));
-    const changed = stats.withChanges({ renumber, size: before.length, terms: vocabulary.terms, added: [{ id: 0, bag: bagOfTokens(fresh, vocabulary) }] });
+    const changed = stats.withChanges({
+      renumber,
+      size: before.length,
+      terms: vocabulary.terms,
+      added: [{ id: 0, bag: bagOfTokens(fresh, vocabulary) }],
+    });
     const rebuilt = Bm25Stats.fromDocuments([fresh, ...before.slice(1)]);
     for (const query of [["t1", "t5"], ["brand-new"], ["t0", "t2", "t30"]]) {
       expect(changed.topK(query, 20)).toEqual(rebuilt.topK(query, 20));
@@ -98,11 +112,27 @@ describe("BM25 statistics decoded term by term", () => {
 
 describe("a crafted BM25 file with one bad posting block", () => {
   const cases: { name: string; block: { df: number; bytes: number[] }; message: RegExp }[] = [
-    { name: "a document past the last one", block: { df: 2, bytes: [0, 1, 5, 1] }, message: /term 1 list document 6, past the last one \(2\)/ },
-    { name: "a term frequency of 0", block: { df: 2, bytes: [0, 1, 0, 0] }, message: /term 1 give document 1 a term frequency of 0/ },
-    { name: "bytes left over in the block", block: { df: 2, bytes: [0, 1, 0, 1, 0, 1] }, message: /term 1 leave 2 bytes of their block unread/ },
+    {
+      name: "a document past the last one",
+      block: { df: 2, bytes: [0, 1, 5, 1] },
+      message: /term 1 list document 6, past the last one \(2\)/,
+    },
+    {
+      name: "a term frequency of 0",
+      block: { df: 2, bytes: [0, 1, 0, 0] },
+      message: /term 1 give document 1 a term frequency of 0/,
+    },
+    {
+      name: "bytes left over in the block",
+      block: { df: 2, bytes: [0, 1, 0, 1, 0, 1] },
+      message: /term 1 leave 2 bytes of their block unread/,
+    },
     { name: "a varint running past the block", block: { df: 2, bytes: [0, 1, 0, 0x81] }, message: /term 1 end early/ },
-    { name: "a varint not in its shortest form", block: { df: 2, bytes: [0, 1, 0x80, 0x00, 1] }, message: /term 1 hold a number not in its shortest form/ },
+    {
+      name: "a varint not in its shortest form",
+      block: { df: 2, bytes: [0, 1, 0x80, 0x00, 1] },
+      message: /term 1 hold a number not in its shortest form/,
+    },
   ];
 
   for (const { name, block, message } of cases) {

@@ -43,7 +43,10 @@ function randomAdmitted(random: () => number, count: number, size: number): { id
 }
 
 /** A postings view of `docs` with BM25's length norms and impact bounds (k1 0.9, b 0.4), and a weighted query builder. */
-function viewOf(docs: readonly string[][]): { view: PostingsView; weigh: (terms: readonly string[]) => WeightedTerm[] } {
+function viewOf(docs: readonly string[][]): {
+  view: PostingsView;
+  weigh: (terms: readonly string[]) => WeightedTerm[];
+} {
   const k1 = 0.9;
   const b = 0.4;
   const vocabulary = { terms: [] as string[], termIds: new Map<string, number>() };
@@ -53,7 +56,8 @@ function viewOf(docs: readonly string[][]): { view: PostingsView; weigh: (terms:
   const lengthNorm = Float64Array.from(docLengths, (length) => k1 * (1 - b + (b * length) / avgdl));
   const maxImpact = new Float64Array(vocabulary.terms.length);
   for (let t = 0; t < maxImpact.length; t++) {
-    for (let at = offsets[t]; at < offsets[t + 1]; at++) maxImpact[t] = Math.max(maxImpact[t], tfs[at] / (tfs[at] + lengthNorm[postingDocs[at]]));
+    for (let at = offsets[t]; at < offsets[t + 1]; at++)
+      maxImpact[t] = Math.max(maxImpact[t], tfs[at] / (tfs[at] + lengthNorm[postingDocs[at]]));
   }
   const n = docs.length;
   const weigh = (terms: readonly string[]): WeightedTerm[] => {
@@ -157,7 +161,9 @@ describe("Bm25Stats.topKAmong", () => {
     const many = randomAdmitted(random, docs.length, 1_800);
     vi.mocked(bm25TopKAmong).mockClear();
     vi.mocked(bm25TopK).mockClear();
-    expect(stats.topKAmong(query, 10, many.ids, many.admitted)).toEqual(exhaustiveAmong(stats, query, 10, many.admitted));
+    expect(stats.topKAmong(query, 10, many.ids, many.admitted)).toEqual(
+      exhaustiveAmong(stats, query, 10, many.admitted),
+    );
     expect(vi.mocked(bm25TopK)).toHaveBeenCalledTimes(1);
     expect(vi.mocked(bm25TopKAmong)).not.toHaveBeenCalled();
   });
@@ -180,7 +186,9 @@ describe("Bm25Stats.topKAmong", () => {
   it("counts a repeated query term once per occurrence, like topK", () => {
     const stats = Bm25Stats.fromDocuments(randomCorpus(8, 500, 100));
     const { ids, admitted } = randomAdmitted(mulberry32(3), 500, 20);
-    expect(stats.topKAmong(["t1", "t1", "t9"], 10, ids, admitted)).toEqual(stats.topK(["t1", "t1", "t9"], 10, (doc) => admitted[doc] === 1));
+    expect(stats.topKAmong(["t1", "t1", "t9"], 10, ids, admitted)).toEqual(
+      stats.topK(["t1", "t1", "t9"], 10, (doc) => admitted[doc] === 1),
+    );
   });
 
   it("returns nothing for a query of unknown terms or an empty admitted set", () => {
@@ -197,7 +205,13 @@ describe("Bm25Stats.topKAmong", () => {
     for (const size of [4, 900]) {
       const decoded = Bm25Stats.decode(built.encode());
       const { ids, admitted } = randomAdmitted(random, docs.length, size);
-      for (const query of [["t0", "t3"], ["t1", "t40", "t120"]]) expect(decoded.topKAmong(query, 20, ids, admitted)).toEqual(built.topK(query, 20, (doc) => admitted[doc] === 1));
+      for (const query of [
+        ["t0", "t3"],
+        ["t1", "t40", "t120"],
+      ])
+        expect(decoded.topKAmong(query, 20, ids, admitted)).toEqual(
+          built.topK(query, 20, (doc) => admitted[doc] === 1),
+        );
     }
   });
 });

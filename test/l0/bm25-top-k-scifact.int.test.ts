@@ -24,7 +24,9 @@ describe.skipIf(!HAVE_DATASET)("pruned BM25 top-k on SciFact", () => {
     let compared = 0;
     for (const { text } of queries) {
       const terms = tokenize(text);
-      const all = [...stats.score(terms)].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id);
+      const all = [...stats.score(terms)]
+        .map(([id, score]) => ({ id, score }))
+        .sort((a, b) => b.score - a.score || a.id - b.id);
       for (const k of [10, 100]) {
         expect(stats.topK(terms, k), text).toEqual(all.slice(0, k));
         compared++;

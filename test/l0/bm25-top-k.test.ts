@@ -27,8 +27,14 @@ describe("BM25 top-k by MaxScore pruning", () => {
       const stats = Bm25Stats.fromDocuments(docs);
       const random = mulberry32(seed * 7919);
       for (let q = 0; q < 60; q++) {
-        const query = Array.from({ length: 1 + Math.floor(random() * 12) }, () => `t${Math.floor(400 * random() ** 2)}`);
-        for (const k of [1, 5, 20, 100]) expect(stats.topK(query, k), `seed ${seed} query ${query.join(" ")} k ${k}`).toEqual(exhaustive(stats, query, k));
+        const query = Array.from(
+          { length: 1 + Math.floor(random() * 12) },
+          () => `t${Math.floor(400 * random() ** 2)}`,
+        );
+        for (const k of [1, 5, 20, 100])
+          expect(stats.topK(query, k), `seed ${seed} query ${query.join(" ")} k ${k}`).toEqual(
+            exhaustive(stats, query, k),
+          );
       }
     }
   });
@@ -92,8 +98,14 @@ describe("BM25 changes in place of a rebuild", () => {
 
   it("refuses a change that breaks the document order or drops old terms", () => {
     const stats = Bm25Stats.fromDocuments([["a"], ["b"], ["c"]]);
-    expect(() => stats.withChanges({ renumber: Int32Array.from([1, 0, 2]), size: 3, terms: stats.terms, added: [] })).toThrow(/order/);
-    expect(() => stats.withChanges({ renumber: Int32Array.from([0, 1, 2]), size: 3, terms: ["a"], added: [] })).toThrow(/vocabulary/);
-    expect(() => stats.withChanges({ renumber: Int32Array.from([0, -1, 1]), size: 3, terms: stats.terms, added: [] })).toThrow(/neither kept nor added/);
+    expect(() =>
+      stats.withChanges({ renumber: Int32Array.from([1, 0, 2]), size: 3, terms: stats.terms, added: [] }),
+    ).toThrow(/order/);
+    expect(() => stats.withChanges({ renumber: Int32Array.from([0, 1, 2]), size: 3, terms: ["a"], added: [] })).toThrow(
+      /vocabulary/,
+    );
+    expect(() =>
+      stats.withChanges({ renumber: Int32Array.from([0, -1, 1]), size: 3, terms: stats.terms, added: [] }),
+    ).toThrow(/neither kept nor added/);
   });
 });

@@ -132,7 +132,12 @@ describe("Bm25Stats", () => {
 
   it("rejects malformed postings with INDEX_CORRUPT", () => {
     const bytes = stats.encode();
-    const cases = [bytes.subarray(0, bytes.length - 1), Uint8Array.from([...bytes, 0]), new Uint8Array(0), Uint8Array.from([3, 123, 125, 0])];
+    const cases = [
+      bytes.subarray(0, bytes.length - 1),
+      Uint8Array.from([...bytes, 0]),
+      new Uint8Array(0),
+      Uint8Array.from([3, 123, 125, 0]),
+    ];
     for (const broken of cases) {
       try {
         Bm25Stats.decode(broken);

@@ -5,13 +5,33 @@ import { tokenize } from "../../src/text/tokenize.js";
 import type { Chunk } from "../../src/types.js";
 
 function chunk(file: string, meta: Partial<Chunk["meta"]> & { title?: string }): Chunk {
-  return { source: `${file}#top`, file, title: meta.title, breadcrumb: [], content: "text", meta: { keywords: [], entities: [], aliases: [], ...meta } };
+  return {
+    source: `${file}#top`,
+    file,
+    title: meta.title,
+    breadcrumb: [],
+    content: "text",
+    meta: { keywords: [], entities: [], aliases: [], ...meta },
+  };
 }
 
 const CHUNKS = [
-  chunk("billing/refunds.md", { title: "Refunds and Credit Notes", keywords: ["refund", "credit note"], domain: "billing" }),
-  chunk("billing/refunds.md", { title: "Refunds and Credit Notes", keywords: ["refund", "credit note"], domain: "billing" }),
-  chunk("deploy/rollback.md", { title: "Release Rollback", keywords: ["rollback"], entities: ["Helmsman"], domain: "deployment" }),
+  chunk("billing/refunds.md", {
+    title: "Refunds and Credit Notes",
+    keywords: ["refund", "credit note"],
+    domain: "billing",
+  }),
+  chunk("billing/refunds.md", {
+    title: "Refunds and Credit Notes",
+    keywords: ["refund", "credit note"],
+    domain: "billing",
+  }),
+  chunk("deploy/rollback.md", {
+    title: "Release Rollback",
+    keywords: ["rollback"],
+    entities: ["Helmsman"],
+    domain: "deployment",
+  }),
   chunk("billing/batch.md", { title: "Invoice Batch Rollback", keywords: ["rollback"], domain: "billing" }),
 ];
 
@@ -25,20 +45,31 @@ describe("HintIndex", () => {
     const index = HintIndex.build(CHUNKS);
     // refund title, refund, credit note, billing; release rollback, rollback, helmsman, deployment; invoice batch rollback
     expect(index.phraseCount).toBe(9);
-    expect(index.matchingFiles("how do I roll back with helmsman", matcher("how do I roll back with helmsman"))).toEqual(["deploy/rollback.md"]);
-    expect(index.matchingFiles("rollback", matcher("rollback")).sort()).toEqual(["billing/batch.md", "deploy/rollback.md"]);
+    expect(
+      index.matchingFiles("how do I roll back with helmsman", matcher("how do I roll back with helmsman")),
+    ).toEqual(["deploy/rollback.md"]);
+    expect(index.matchingFiles("rollback", matcher("rollback")).sort()).toEqual([
+      "billing/batch.md",
+      "deploy/rollback.md",
+    ]);
     expect(index.matchingFiles("credit", matcher("credit"))).toEqual([]);
   });
 
   it("filters files inside the lookup", () => {
     const index = HintIndex.build(CHUNKS);
-    expect(index.matchingFiles("rollback", matcher("rollback"), (file) => file.startsWith("billing/"))).toEqual(["billing/batch.md"]);
+    expect(index.matchingFiles("rollback", matcher("rollback"), (file) => file.startsWith("billing/"))).toEqual([
+      "billing/batch.md",
+    ]);
   });
 
   it("removes and adds files in place, answering as an index built from the new corpus", () => {
     const index = HintIndex.build(CHUNKS);
     index.remove(["deploy/rollback.md"]);
-    const replacement = chunk("deploy/rollback.md", { title: "Canary Release", keywords: ["canary"], domain: "deployment" });
+    const replacement = chunk("deploy/rollback.md", {
+      title: "Canary Release",
+      keywords: ["canary"],
+      domain: "deployment",
+    });
     index.add([replacement]);
     const rebuilt = HintIndex.build([...CHUNKS.slice(0, 2), replacement, CHUNKS[3]]);
     for (const query of ["rollback", "helmsman", "canary release", "refund credit note", "deployment"]) {

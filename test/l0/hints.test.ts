@@ -17,24 +17,46 @@ function chunk(file: string, domain: string, fields: Partial<Chunk["meta"]> & { 
 }
 
 const CHUNKS = [
-  chunk("billing/refunds.md", "billing", { title: "Refunds and Credit Notes", keywords: ["refund", "credit note"], entities: ["Ledgerline"], content: "payments are refunded" }),
-  chunk("deploy/rollback.md", "deployment", { title: "Release Rollback", keywords: ["rollback"], entities: ["Helmsman"], content: "payments service rollback" }),
-  chunk("billing/batch.md", "billing", { title: "Invoice Batch Rollback", keywords: ["rollback"], content: "rollback of an invoice batch" }),
+  chunk("billing/refunds.md", "billing", {
+    title: "Refunds and Credit Notes",
+    keywords: ["refund", "credit note"],
+    entities: ["Ledgerline"],
+    content: "payments are refunded",
+  }),
+  chunk("deploy/rollback.md", "deployment", {
+    title: "Release Rollback",
+    keywords: ["rollback"],
+    entities: ["Helmsman"],
+    content: "payments service rollback",
+  }),
+  chunk("billing/batch.md", "billing", {
+    title: "Invoice Batch Rollback",
+    keywords: ["rollback"],
+    content: "rollback of an invoice batch",
+  }),
 ];
 const termsOf = (phrase: string) => tokenize(phrase);
-const documentsWith = (term: string) => CHUNKS.flatMap((c, i) => (tokenize(`${c.content} ${c.meta.keywords.join(" ")} ${c.meta.entities.join(" ")}`).includes(term) ? [i] : []));
+const documentsWith = (term: string) =>
+  CHUNKS.flatMap((c, i) =>
+    tokenize(`${c.content} ${c.meta.keywords.join(" ")} ${c.meta.entities.join(" ")}`).includes(term) ? [i] : [],
+  );
 const spread = createPhraseSpread(CHUNKS, termsOf, documentsWith);
 
 function hintsFor(query: string) {
   const terms = new Set(tokenize(query));
-  return collectHints(CHUNKS.map((c) => ({ chunk: c, match: matchHintFields(terms, c, termsOf) })), spread);
+  return collectHints(
+    CHUNKS.map((c) => ({ chunk: c, match: matchHintFields(terms, c, termsOf) })),
+    spread,
+  );
 }
 
 describe("L0 hints", () => {
   it("counts a multi-word keyword only when the query has every one of its terms", () => {
     const terms = new Set(tokenize("how do I issue a credit"));
     expect(matchHintFields(terms, CHUNKS[0], termsOf).keywords).toEqual([]);
-    expect(matchHintFields(new Set(tokenize("credit notes for customers")), CHUNKS[0], termsOf).keywords).toEqual(["credit note"]);
+    expect(matchHintFields(new Set(tokenize("credit notes for customers")), CHUNKS[0], termsOf).keywords).toEqual([
+      "credit note",
+    ]);
   });
 
   it("counts in how many domains the corpus mentions a phrase", () => {
@@ -83,7 +105,10 @@ describe("L0 hints", () => {
       chunk("c.md", " billing ", { keywords: ["quota"] }),
     ];
     const terms = new Set(tokenize("quota"));
-    const hints = collectHints(chunks.map((c) => ({ chunk: c, match: matchHintFields(terms, c, termsOf) })), () => 3);
+    const hints = collectHints(
+      chunks.map((c) => ({ chunk: c, match: matchHintFields(terms, c, termsOf) })),
+      () => 3,
+    );
     expect(hints.keywords).toEqual(["quota"]);
     expect(hints.domains).toEqual(["billing"]);
     expect(hints.domainEvidence).toEqual([{ domain: "billing", strength: 1, files: 1 }]);
@@ -103,7 +128,10 @@ describe("L0 hints", () => {
   it("counts a file once however many of its chunks matched, and every matched file of a domain", () => {
     const second = { ...CHUNKS[2], source: "billing/batch.md#details" };
     const terms = new Set(tokenize("rollback Ledgerline"));
-    const hints = collectHints([...CHUNKS, second].map((c) => ({ chunk: c, match: matchHintFields(terms, c, termsOf) })), spread);
+    const hints = collectHints(
+      [...CHUNKS, second].map((c) => ({ chunk: c, match: matchHintFields(terms, c, termsOf) })),
+      spread,
+    );
     expect(hints.domains).toEqual(["billing", "deployment"]);
     expect(hints.domainEvidence).toEqual([
       { domain: "billing", strength: 2, files: 2 },

@@ -45,7 +45,10 @@ describe("checkedVector", () => {
 
   it("returns the elements as first read, whatever a proxy answers later", () => {
     const seen = new Set<PropertyKey>();
-    const proxy = new Proxy([0.5, 0.25], { get: (target, key) => (seen.has(key) && /^\d$/.test(String(key)) ? "x" : (seen.add(key), Reflect.get(target, key))) });
+    const proxy = new Proxy([0.5, 0.25], {
+      get: (target, key) =>
+        seen.has(key) && /^\d$/.test(String(key)) ? "x" : (seen.add(key), Reflect.get(target, key)),
+    });
     expect(checkedVector(proxy, 2)).toEqual([0.5, 0.25]);
   });
 
@@ -53,7 +56,14 @@ describe("checkedVector", () => {
     const { proxy, revoke } = Proxy.revocable([1, 2], {});
     revoke();
     expect(checkedVector(proxy, 2)).toMatch(/cannot be read/);
-    const throwing = new Proxy([1, 2], { get: (target, key) => (key === "length" ? (() => { throw new Error("boom"); })() : Reflect.get(target, key)) });
+    const throwing = new Proxy([1, 2], {
+      get: (target, key) =>
+        key === "length"
+          ? (() => {
+              throw new Error("boom");
+            })()
+          : Reflect.get(target, key),
+    });
     expect(checkedVector(throwing, 2)).toMatch(/cannot be read \(boom\)/);
   });
 

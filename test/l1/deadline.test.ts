@@ -9,7 +9,9 @@ describe("withDeadline", () => {
   });
 
   it("passes on the call's own rejection", async () => {
-    await expect(withDeadline(async () => Promise.reject(new Error("503")), { timeoutMs: 1000, onTimeout: timeoutError })).rejects.toThrow("503");
+    await expect(
+      withDeadline(async () => Promise.reject(new Error("503")), { timeoutMs: 1000, onTimeout: timeoutError }),
+    ).rejects.toThrow("503");
   });
 
   it("gives up on a call that never settles and aborts the signal it handed over", async () => {
@@ -24,7 +26,11 @@ describe("withDeadline", () => {
 
   it("stops waiting as soon as the caller's signal aborts, with the caller's reason", async () => {
     const caller = new AbortController();
-    const pending = withDeadline(() => new Promise<never>(() => {}), { timeoutMs: 0, signal: caller.signal, onTimeout: timeoutError });
+    const pending = withDeadline(() => new Promise<never>(() => {}), {
+      timeoutMs: 0,
+      signal: caller.signal,
+      onTimeout: timeoutError,
+    });
     caller.abort(new Error("run cancelled"));
     await expect(pending).rejects.toThrow("run cancelled");
   });
@@ -32,7 +38,9 @@ describe("withDeadline", () => {
   it("does not start waiting at all when the caller's signal has already aborted", async () => {
     const caller = new AbortController();
     caller.abort(new Error("cancelled before"));
-    await expect(withDeadline(async () => 1, { timeoutMs: 0, signal: caller.signal, onTimeout: timeoutError })).rejects.toThrow("cancelled before");
+    await expect(
+      withDeadline(async () => 1, { timeoutMs: 0, signal: caller.signal, onTimeout: timeoutError }),
+    ).rejects.toThrow("cancelled before");
   });
 
   it("drops a rejection that arrives after the deadline instead of leaving it unhandled", async () => {

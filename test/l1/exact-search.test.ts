@@ -29,7 +29,12 @@ function store(count: number, seed: number) {
   return { random, vectors, labelOf, cache, reads };
 }
 
-function bruteForce(query: readonly number[], vectors: readonly number[][], ids: readonly number[], k: number): ExactHit[] {
+function bruteForce(
+  query: readonly number[],
+  vectors: readonly number[][],
+  ids: readonly number[],
+  k: number,
+): ExactHit[] {
   const norm = Math.hypot(...query);
   return ids
     .map((id) => ({ id, similarity: vectors[id].reduce((sum, x, j) => sum + (x * query[j]) / norm, 0) }))
@@ -48,7 +53,8 @@ describe("exactNearest", () => {
     for (let q = 0; q < 30; q++) {
       const query = unitVector(random);
       const ids = vectors.map((_, id) => id).filter(() => random() < 0.3);
-      for (const k of [1, 5, 25]) expectSameHits(exactNearest(query, k, ids, labelOf, cache), bruteForce(query, vectors, ids, k));
+      for (const k of [1, 5, 25])
+        expectSameHits(exactNearest(query, k, ids, labelOf, cache), bruteForce(query, vectors, ids, k));
     }
   });
 
@@ -74,7 +80,13 @@ describe("exactNearest", () => {
     const ids = vectors.map((_, id) => id);
     const query = unitVector(random);
     const unit = exactNearest(query, 10, ids, labelOf, cache);
-    const scaled = exactNearest(query.map((x) => x * 37.5), 10, ids, labelOf, cache);
+    const scaled = exactNearest(
+      query.map((x) => x * 37.5),
+      10,
+      ids,
+      labelOf,
+      cache,
+    );
     expectSameHits(scaled, unit);
     for (const hit of scaled) expect(Math.abs(hit.similarity)).toBeLessThanOrEqual(1 + 1e-6);
   });
@@ -117,7 +129,8 @@ describe("exactNearest", () => {
     for (let q = 0; q < 10; q++) {
       const query = unitVector(random);
       const ids = vectors.map((_, id) => id).sort(() => random() - 0.5);
-      for (const k of [1, 7, 900]) expectSameHits(exactNearest(query, k, ids, labelOf, cache), bruteForce(query, vectors, ids, k));
+      for (const k of [1, 7, 900])
+        expectSameHits(exactNearest(query, k, ids, labelOf, cache), bruteForce(query, vectors, ids, k));
     }
   });
 });
@@ -127,7 +140,13 @@ describe("LabelVectorCache", () => {
     const { random, vectors, labelOf, cache, reads } = store(2_000, 9);
     const ids = vectors.map((_, id) => id).filter((id) => id % 3 !== 0);
     for (let q = 0; q < 5; q++) exactNearest(unitVector(random), 10, ids, labelOf, cache);
-    exactNearest(unitVector(random), 10, vectors.map((_, id) => id), labelOf, cache);
+    exactNearest(
+      unitVector(random),
+      10,
+      vectors.map((_, id) => id),
+      labelOf,
+      cache,
+    );
     expect(reads.size).toBe(vectors.length);
     expect([...reads.values()].every((count) => count === 1)).toBe(true);
   });

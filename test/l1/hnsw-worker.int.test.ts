@@ -3,7 +3,16 @@ import { describe, expect, it } from "vitest";
 import { LookupKnowledgeError } from "../../src/errors.js";
 import { GraphWorker } from "../../src/l1/hnsw-worker.js";
 
-const JOB = { dimensions: 4, capacity: 8, m: 16, efConstruction: 50, randomSeed: 100, firstLabel: 0, extend: false, deleteLabels: new Int32Array(0) };
+const JOB = {
+  dimensions: 4,
+  capacity: 8,
+  m: 16,
+  efConstruction: 50,
+  randomSeed: 100,
+  firstLabel: 0,
+  extend: false,
+  deleteLabels: new Int32Array(0),
+};
 
 async function failure(promise: Promise<unknown>): Promise<LookupKnowledgeError> {
   const error = await promise.then(

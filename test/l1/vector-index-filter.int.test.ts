@@ -28,7 +28,13 @@ function cosine(a: readonly number[], b: readonly number[]): number {
 }
 
 /** The true `k` nearest chunks of `filter` to `query`, by brute force over `vectors`. */
-function bruteForce(vectors: Float32Array, query: readonly number[], k: number, filter: ChunkFilter, dimensions = D): VectorHit[] {
+function bruteForce(
+  vectors: Float32Array,
+  query: readonly number[],
+  k: number,
+  filter: ChunkFilter,
+  dimensions = D,
+): VectorHit[] {
   return [...filter.ids]
     .map((id) => ({ id, similarity: cosine(query, row(vectors, id, dimensions)) }))
     .sort((a, b) => b.similarity - a.similarity || a.id - b.id)
@@ -88,7 +94,13 @@ describe("VectorIndex.search with a ChunkFilter", () => {
 
   it("returns nothing for a filter that admits nothing", async () => {
     const index = await build();
-    expect(index.search(row(vectors, 0), 10, chunkFilterOf("none", N, () => false))).toEqual([]);
+    expect(
+      index.search(
+        row(vectors, 0),
+        10,
+        chunkFilterOf("none", N, () => false),
+      ),
+    ).toEqual([]);
   });
 
   it("returns only admitted chunks, the true nearest ones, from a filter of moderate size", async () => {
@@ -121,7 +133,13 @@ describe("VectorIndex.search with a ChunkFilter", () => {
     const d = 8;
     const count = EXACT_SCAN_MAX_CHUNKS + 200;
     const many = randomVectors(count, 4, d);
-    const index = await VectorIndex.build(many.slice(), d, new Array<undefined>(count).fill(undefined), {}, { thread: "inline" });
+    const index = await VectorIndex.build(
+      many.slice(),
+      d,
+      new Array<undefined>(count).fill(undefined),
+      {},
+      { thread: "inline" },
+    );
     const filter = chunkFilterOf("large", count, (id) => id % 50 !== 7);
     expect(filter.size).toBeGreaterThan(EXACT_SCAN_MAX_CHUNKS);
     for (const probe of [0, 1_000, 3_333, count - 1]) {
@@ -144,7 +162,13 @@ describe("VectorIndex.search with a ChunkFilter", () => {
     const many = randomVectors(count, 5, d);
     // The admitted chunks (every fourth) lie on the positive side of the first axis, so a query on its negative side has none near.
     for (let id = 1; id < count; id += 4) many[id * d] = 1 + Math.abs(many[id * d]);
-    const index = await VectorIndex.build(many.slice(), d, new Array<undefined>(count).fill(undefined), {}, { thread: "inline" });
+    const index = await VectorIndex.build(
+      many.slice(),
+      d,
+      new Array<undefined>(count).fill(undefined),
+      {},
+      { thread: "inline" },
+    );
     const filter = chunkFilterOf("quarter", count, (id) => id % 4 === 1);
     expect(filter.size).toBeGreaterThan(EXACT_SCAN_MAX_CHUNKS);
     expect(filter.size / count).toBeLessThanOrEqual(OVERSAMPLE_MAX_SHARE);
@@ -160,7 +184,11 @@ describe("VectorIndex.search with a ChunkFilter", () => {
       recall += hits.slice(0, 10).filter(({ id }) => exact.has(id)).length / 10 / queries;
     }
     expect(recall).toBeGreaterThan(0.9);
-    const far = index.search(Array.from({ length: d }, (_, j) => (j === 0 ? -1 : 0.01)), 20, filter);
+    const far = index.search(
+      Array.from({ length: d }, (_, j) => (j === 0 ? -1 : 0.01)),
+      20,
+      filter,
+    );
     expect(far).toHaveLength(20);
     expectAdmitted(far, filter);
   });
@@ -168,11 +196,20 @@ describe("VectorIndex.search with a ChunkFilter", () => {
   it("maps chunk numbers to labels in the exact scan of an index updated in place", async () => {
     const small = 60;
     const base = randomVectors(small, 5);
-    const before = await VectorIndex.build(base.slice(), D, new Array<undefined>(small).fill(undefined), {}, { thread: "inline" });
+    const before = await VectorIndex.build(
+      base.slice(),
+      D,
+      new Array<undefined>(small).fill(undefined),
+      {},
+      { thread: "inline" },
+    );
     // Chunks 0-9 removed, 10-59 become 0-49, and new chunk 50 gets a fresh vector.
     const fresh = randomVectors(1, 6);
     const renumber = Int32Array.from({ length: small }, (_, i) => (i < 10 ? -1 : i - 10));
-    const after = await before.update({ renumber, add: { vectors: fresh.slice(), chunkIds: [50] }, domains: new Array<undefined>(51).fill(undefined) }, { thread: "inline" });
+    const after = await before.update(
+      { renumber, add: { vectors: fresh.slice(), chunkIds: [50] }, domains: new Array<undefined>(51).fill(undefined) },
+      { thread: "inline" },
+    );
     const current = new Float32Array(51 * D);
     current.set(base.subarray(10 * D));
     current.set(fresh, 50 * D);
@@ -188,9 +225,22 @@ describe("VectorIndex.search with a ChunkFilter", () => {
   it("answers a superseded view's filtered search in its own numbering, without removed chunks", async () => {
     const small = 60;
     const base = randomVectors(small, 7);
-    const before = await VectorIndex.build(base.slice(), D, new Array<undefined>(small).fill(undefined), {}, { thread: "inline" });
+    const before = await VectorIndex.build(
+      base.slice(),
+      D,
+      new Array<undefined>(small).fill(undefined),
+      {},
+      { thread: "inline" },
+    );
     const renumber = Int32Array.from({ length: small }, (_, i) => (i < 10 ? -1 : i - 10));
-    await before.update({ renumber, add: { vectors: randomVectors(1, 8), chunkIds: [50] }, domains: new Array<undefined>(51).fill(undefined) }, { thread: "inline" });
+    await before.update(
+      {
+        renumber,
+        add: { vectors: randomVectors(1, 8), chunkIds: [50] },
+        domains: new Array<undefined>(51).fill(undefined),
+      },
+      { thread: "inline" },
+    );
     const filter = chunkFilterOf("old-even", small, (id) => id % 2 === 0);
     const hits = before.search(row(base, 30), 10, filter);
     expect(hits.length).toBeGreaterThan(0);

@@ -37,11 +37,26 @@ const domains = Array.from({ length: N }, (_, i) => (i % 3 === 0 ? "ops" : i % 3
 const removed = Array.from({ length: 10 }, (_, i) => 10 + i);
 const renumber = Int32Array.from({ length: N }, (_, i) => (i < 10 ? i : i < 20 ? -1 : i - 10));
 const added = { vectors: vectors.slice(10 * D, 15 * D), chunkIds: [50, 51, 52, 53, 54] };
-const newDomains = [...Array.from({ length: 50 }, (_, j) => domains[j < 10 ? j : j + 10]), "new", "new", "new", "new", "new"];
+const newDomains = [
+  ...Array.from({ length: 50 }, (_, j) => domains[j < 10 ? j : j + 10]),
+  "new",
+  "new",
+  "new",
+  "new",
+  "new",
+];
 
 async function updated(thread: VectorBuildThread): Promise<{ before: VectorIndex; after: VectorIndex }> {
   const before = await VectorIndex.build(vectors.slice(), D, domains, {}, { thread });
-  const after = await before.update({ renumber, remove: removed, add: { vectors: added.vectors.slice(), chunkIds: added.chunkIds }, domains: newDomains }, { thread });
+  const after = await before.update(
+    {
+      renumber,
+      remove: removed,
+      add: { vectors: added.vectors.slice(), chunkIds: added.chunkIds },
+      domains: newDomains,
+    },
+    { thread },
+  );
   return { before, after };
 }
 
@@ -77,7 +92,9 @@ describe("VectorIndex.build", () => {
     bad[5 * D + 3] = Number.NaN;
     expect(await rejectionCode(VectorIndex.build(bad, D, domains, {}, { thread: "inline" }))).toBe("INVALID_OPTION");
     expect(await rejectionCode(VectorIndex.build(new Float32Array(2 * D), D, ["a", "b"]))).toBe("INVALID_OPTION");
-    expect(await rejectionCode(VectorIndex.build(vectors.slice(), D, domains.slice(1), {}, { thread: "worker" }))).toBe("INVALID_OPTION");
+    expect(await rejectionCode(VectorIndex.build(vectors.slice(), D, domains.slice(1), {}, { thread: "worker" }))).toBe(
+      "INVALID_OPTION",
+    );
     expect(await rejectionCode(VectorIndex.build(vectors.slice(), D, domains, { m: 1 }))).toBe("INVALID_OPTION");
   });
 });
@@ -123,7 +140,9 @@ describe("VectorIndex.update in place", () => {
     for (const id of ids) expect(id < 10 || id >= 20).toBe(true);
     expect(before.search(row(vectors, 30), 1)[0]?.id).toBe(30);
     expect(await rejectionCode(before.save("/nonexistent/never-written.hnsw"))).toBe("INVALID_OPTION");
-    expect(await rejectionCode(before.update({ renumber: new Int32Array(N).map((_, i) => i), domains }))).toBe("INVALID_OPTION");
+    expect(await rejectionCode(before.update({ renumber: new Int32Array(N).map((_, i) => i), domains }))).toBe(
+      "INVALID_OPTION",
+    );
   });
 
   it("refuses to change the graph in place while it is being written", async () => {
@@ -131,9 +150,16 @@ describe("VectorIndex.update in place", () => {
     const dir = await mkdtemp(join(tmpdir(), "lookup-knowledge-vector-index-"));
     try {
       const saving = index.save(join(dir, "vectors.hnsw"));
-      expect(await rejectionCode(index.update({ renumber: Int32Array.from({ length: N }, (_, i) => i), domains }, { thread: "inline" }))).toBe("INVALID_OPTION");
+      expect(
+        await rejectionCode(
+          index.update({ renumber: Int32Array.from({ length: N }, (_, i) => i), domains }, { thread: "inline" }),
+        ),
+      ).toBe("INVALID_OPTION");
       await saving;
-      expect((await index.update({ renumber: Int32Array.from({ length: N }, (_, i) => i), domains }, { thread: "inline" })).size).toBe(N);
+      expect(
+        (await index.update({ renumber: Int32Array.from({ length: N }, (_, i) => i), domains }, { thread: "inline" }))
+          .size,
+      ).toBe(N);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -151,12 +177,34 @@ describe("VectorIndex.update checks", () => {
 
   it.each<[string, (index: VectorIndex) => Promise<unknown>]>([
     ["a renumbering of the wrong length", (index) => index.update({ renumber: identity.slice(1), domains })],
-    ["two chunks renumbered onto one", (index) => index.update({ renumber: identity.map((i) => (i === 1 ? 0 : i)), domains: domains.slice(1) })],
+    [
+      "two chunks renumbered onto one",
+      (index) => index.update({ renumber: identity.map((i) => (i === 1 ? 0 : i)), domains: domains.slice(1) }),
+    ],
     ["a new chunk left without a vector", (index) => index.update({ renumber: identity, domains: [...domains, "x"] })],
-    ["an added chunk that a survivor already has", (index) => index.update({ renumber: identity, add: { vectors: vectors.slice(0, D), chunkIds: [3] }, domains })],
+    [
+      "an added chunk that a survivor already has",
+      (index) => index.update({ renumber: identity, add: { vectors: vectors.slice(0, D), chunkIds: [3] }, domains }),
+    ],
     ["a remove list that renumber contradicts", (index) => index.update({ renumber: identity, remove: [4], domains })],
-    ["an added vector of zeros", (index) => index.update({ renumber: identity, add: { vectors: new Float32Array(D), chunkIds: [N] }, domains: [...domains, "x"] })],
-    ["more vectors than chunk ids", (index) => index.update({ renumber: identity, add: { vectors: vectors.slice(0, 2 * D), chunkIds: [N] }, domains: [...domains, "x"] })],
+    [
+      "an added vector of zeros",
+      (index) =>
+        index.update({
+          renumber: identity,
+          add: { vectors: new Float32Array(D), chunkIds: [N] },
+          domains: [...domains, "x"],
+        }),
+    ],
+    [
+      "more vectors than chunk ids",
+      (index) =>
+        index.update({
+          renumber: identity,
+          add: { vectors: vectors.slice(0, 2 * D), chunkIds: [N] },
+          domains: [...domains, "x"],
+        }),
+    ],
   ])("rejects %s, changing nothing", async (_name, change) => {
     const index = await VectorIndex.build(vectors.slice(), D, domains, {}, { thread: "inline" });
     expect(await rejectionCode(change(index))).toBe("INVALID_OPTION");
@@ -213,11 +261,18 @@ describe("VectorIndex.vectorsOf", () => {
     ["not an integer", 1.5],
   ])("refuses a chunk number %s with INVALID_OPTION", async (_name, chunk) => {
     const index = await VectorIndex.build(vectors.slice(), D, domains, {}, { thread: "inline" });
-    expect(() => index.vectorsOf([0, chunk])).toThrow(expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining(`the index holds no vector for chunk ${chunk}`) }));
+    expect(() => index.vectorsOf([0, chunk])).toThrow(
+      expect.objectContaining({
+        code: "INVALID_OPTION",
+        message: expect.stringContaining(`the index holds no vector for chunk ${chunk}`),
+      }),
+    );
   });
 
   it("refuses to read the vectors of an index superseded by an in-place update", async () => {
     const { before } = await updated("inline");
-    expect(() => before.vectorsOf([0])).toThrow(expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining("superseded by an update") }));
+    expect(() => before.vectorsOf([0])).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining("superseded by an update") }),
+    );
   });
 });

@@ -17,7 +17,11 @@ describe("startMcpHttpEndpoint", () => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     // The scope function waits on the gate, so the calls stay in flight until the test lets them go.
-    const tool = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: null, access: async () => (await gate, { groups: ["support"] }) });
+    const tool = createLookupKnowledgeTool({
+      knowledgeBase: kb,
+      tracePath: null,
+      access: async () => (await gate, { groups: ["support"] }),
+    });
     const handler = createMcpToolHandler({ tool });
     const endpoint = await startMcpHttpEndpoint({ handler, port: 0 });
     const clients = await Promise.all(
@@ -27,7 +31,9 @@ describe("startMcpHttpEndpoint", () => {
         return client;
       }),
     );
-    const calls = clients.map((client) => client.callTool({ name: "lookup_knowledge", arguments: { query: "How do I roll back a canary release?" } }));
+    const calls = clients.map((client) =>
+      client.callTool({ name: "lookup_knowledge", arguments: { query: "How do I roll back a canary release?" } }),
+    );
     while (handler.inFlight < calls.length) await new Promise((resolve) => setTimeout(resolve, 5));
     const closed = endpoint.close();
     open();
@@ -42,16 +48,34 @@ describe("startMcpHttpEndpoint", () => {
 
   it("accepts the names given as allowedHosts as the Host header, and refuses others", async () => {
     const tool = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: null });
-    const endpoint = await startMcpHttpEndpoint({ handler: createMcpToolHandler({ tool }), port: 0, allowedHosts: ["KB.internal"] });
+    const endpoint = await startMcpHttpEndpoint({
+      handler: createMcpToolHandler({ tool }),
+      port: 0,
+      allowedHosts: ["KB.internal"],
+    });
     const port = new URL(endpoint.url).port;
     const post = (host: string) =>
       new Promise<number>((resolve, reject) => {
         import("node:http").then(({ request }) => {
-          const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
-          const req = request({ host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" } }, (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
+          const body = JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
           });
+          const req = request(
+            {
+              host: "127.0.0.1",
+              port,
+              path: "/mcp",
+              method: "POST",
+              headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" },
+            },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          );
           req.on("error", reject);
           req.end(body);
         }, reject);

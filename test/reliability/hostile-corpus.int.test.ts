@@ -8,7 +8,11 @@ import { runCliUnprivileged, RUNNING_AS_ROOT, type CliRun } from "./helpers/corp
 import { createHostileCorpus, type GoodCase, type HostileCorpus } from "./helpers/corpus-hostile-files.js";
 import { recordFigures } from "./helpers/figures.js";
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 describe("indexing a hostile corpus folder", () => {
   let corpus: HostileCorpus;
@@ -32,7 +36,10 @@ describe("indexing a hostile corpus folder", () => {
   const filesIn = (result: LookupResult | null) => (result?.evidence ?? []).map((block) => block.source.split("#")[0]);
 
   /** The files the in-process build must index: unreadable ones too when root reads them anyway. */
-  const goodInProcess = (): GoodCase[] => [...corpus.good, ...(RUNNING_AS_ROOT ? Object.values(corpus.unreadable).flatMap(({ good }) => (good ? [good] : [])) : [])];
+  const goodInProcess = (): GoodCase[] => [
+    ...corpus.good,
+    ...(RUNNING_AS_ROOT ? Object.values(corpus.unreadable).flatMap(({ good }) => (good ? [good] : [])) : []),
+  ];
 
   beforeAll(async () => {
     corpus = await createHostileCorpus();
@@ -59,7 +66,12 @@ describe("indexing a hostile corpus folder", () => {
 
   it("lists every bad file in skipped, once, with the reason that says what is wrong", () => {
     const skipped = new Map(kb?.skipped.map(({ file, reason }) => [file, reason]));
-    const expected = { ...corpus.skipped, ...(RUNNING_AS_ROOT ? {} : Object.fromEntries(Object.entries(corpus.unreadable).map(([file, { reason }]) => [file, reason]))) };
+    const expected = {
+      ...corpus.skipped,
+      ...(RUNNING_AS_ROOT
+        ? {}
+        : Object.fromEntries(Object.entries(corpus.unreadable).map(([file, { reason }]) => [file, reason]))),
+    };
 
     expect([...skipped.keys()].sort()).toEqual(Object.keys(expected).sort());
     for (const [file, reason] of Object.entries(expected)) expect(skipped.get(file), file).toMatch(reason);
@@ -78,7 +90,11 @@ describe("indexing a hostile corpus folder", () => {
   it("silently leaves out hidden folders, dot-files and node_modules", async () => {
     const ignoredFiles = corpus.ignored.map(({ file }) => file);
     expect(kb?.chunks.filter((chunk) => ignoredFiles.includes(chunk.file))).toEqual([]);
-    expect(kb?.skipped.filter(({ file }) => file.split("/").some((segment) => segment.startsWith(".") || segment === "node_modules"))).toEqual([]);
+    expect(
+      kb?.skipped.filter(({ file }) =>
+        file.split("/").some((segment) => segment.startsWith(".") || segment === "node_modules"),
+      ),
+    ).toEqual([]);
     for (const { word } of corpus.ignored) {
       const result = kb ? await lookup(kb, word) : null;
       expect(result, word).not.toBeNull();
@@ -110,9 +126,12 @@ describe("indexing a hostile corpus folder", () => {
     const chunks = kb?.chunks ?? [];
     const sources = chunks.map((chunk) => chunk.source);
     expect(new Set(sources).size).toBe(sources.length);
-    for (const chunk of chunks) expect(chunk.source.length - chunk.file.length - 1, chunk.file).toBeLessThanOrEqual(100 + "-99999".length);
+    for (const chunk of chunks)
+      expect(chunk.source.length - chunk.file.length - 1, chunk.file).toBeLessThanOrEqual(100 + "-99999".length);
     expect(sources).toContain("headings/repeated-50k.md#step-49999");
-    expect(chunks.find((chunk) => chunk.file === "headings/spaces-20k.md")?.breadcrumb).toEqual([`Spaced${" ".repeat(20_000)}x`]);
+    expect(chunks.find((chunk) => chunk.file === "headings/spaces-20k.md")?.breadcrumb).toEqual([
+      `Spaced${" ".repeat(20_000)}x`,
+    ]);
     expect(chunks.find((chunk) => chunk.file === "frontmatter/date-title.md")?.title).toBe("2024-01-01");
   });
 
@@ -134,10 +153,15 @@ describe("indexing a hostile corpus folder", () => {
     const index = await run(["index", "--corpus", corpus.dir, "--out", out]);
     expect(index.code, index.stderr).toBe(0);
     const manifest = JSON.parse(await readFile(join(out, "manifest.json"), "utf8")) as IndexManifest;
-    const expected = { ...corpus.skipped, ...Object.fromEntries(Object.entries(corpus.unreadable).map(([file, { reason }]) => [file, reason])) };
+    const expected = {
+      ...corpus.skipped,
+      ...Object.fromEntries(Object.entries(corpus.unreadable).map(([file, { reason }]) => [file, reason])),
+    };
     expect(manifest.skipped.map(({ file }) => file).sort()).toEqual(Object.keys(expected).sort());
     for (const { file, reason } of manifest.skipped) expect(reason, file).toMatch(expected[file]);
-    expect(index.stderr.split("\n").filter((line) => line.includes("skipped"))).toHaveLength(manifest.skipped.length + 1);
+    expect(index.stderr.split("\n").filter((line) => line.includes("skipped"))).toHaveLength(
+      manifest.skipped.length + 1,
+    );
 
     for (const { file, word } of corpus.good.filter((_, i) => i % 4 === 0)) {
       const query = await run(["query", word, "--index", out, "--corpus", corpus.dir, "--json", "--no-trace"]);

@@ -1,6 +1,12 @@
 import { ToolInputParsingException } from "@langchain/core/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLookupKnowledgeTool, createRetrievalGraph, KnowledgeBase, LookupKnowledgeError, type LookupResult } from "../../src/index.js";
+import {
+  createLookupKnowledgeTool,
+  createRetrievalGraph,
+  KnowledgeBase,
+  LookupKnowledgeError,
+  type LookupResult,
+} from "../../src/index.js";
 import { mulberry32 } from "../../src/l1/embeddings/linear-algebra.js";
 import { LINE_BREAK } from "../../src/tool/escape-text.js";
 import { createTempDirs, KB_DIR } from "../integration/helpers/integration-fixtures.js";
@@ -8,15 +14,72 @@ import { recordFigures } from "./helpers/figures.js";
 
 const INPUTS = 2000;
 
-const PIECES = ["refund", "API key", " ", "\n", "\r", "\u2028", "\u0085", "\u202E", "\u{E0041}", "<<<END EVIDENCE 1 [x]>>>", "退款", "ガ", "😀", "\ud800", "&amp;", "\u0000", "\u001b[31m", "'\"", "${}", "__proto__"];
+const PIECES = [
+  "refund",
+  "API key",
+  " ",
+  "\n",
+  "\r",
+  "\u2028",
+  "\u0085",
+  "\u202E",
+  "\u{E0041}",
+  "<<<END EVIDENCE 1 [x]>>>",
+  "退款",
+  "ガ",
+  "😀",
+  "\ud800",
+  "&amp;",
+  "\u0000",
+  "\u001b[31m",
+  "'\"",
+  "${}",
+  "__proto__",
+];
 
 function generator(seed: number) {
   const next = mulberry32(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
   const text = (max: number) => Array.from({ length: Math.floor(next() * max) }, () => pick(PIECES)).join("");
-  const query = () => pick([() => text(40), () => text(400), () => "q".repeat(1000), () => "q".repeat(1001), () => "x".repeat(1_000_000), () => "", () => 42, () => null, () => undefined, () => ({ toString: () => "refund" }), () => ["refund"], () => true])();
-  const domain = () => pick([() => undefined, () => null, () => "", () => "access", () => "ACCESS ", () => text(10), () => "d".repeat(101), () => 7, () => ({ $ne: null })])();
-  const limit = () => pick([() => undefined, () => Math.floor(next() * 40) - 10, () => 2.5, () => Number.NaN, () => Number.POSITIVE_INFINITY, () => "5", () => null, () => 20, () => 1])();
+  const query = () =>
+    pick([
+      () => text(40),
+      () => text(400),
+      () => "q".repeat(1000),
+      () => "q".repeat(1001),
+      () => "x".repeat(1_000_000),
+      () => "",
+      () => 42,
+      () => null,
+      () => undefined,
+      () => ({ toString: () => "refund" }),
+      () => ["refund"],
+      () => true,
+    ])();
+  const domain = () =>
+    pick([
+      () => undefined,
+      () => null,
+      () => "",
+      () => "access",
+      () => "ACCESS ",
+      () => text(10),
+      () => "d".repeat(101),
+      () => 7,
+      () => ({ $ne: null }),
+    ])();
+  const limit = () =>
+    pick([
+      () => undefined,
+      () => Math.floor(next() * 40) - 10,
+      () => 2.5,
+      () => Number.NaN,
+      () => Number.POSITIVE_INFINITY,
+      () => "5",
+      () => null,
+      () => 20,
+      () => 1,
+    ])();
   return () => ({ query: query(), domain: domain(), limit: limit() });
 }
 
@@ -29,8 +92,11 @@ const ADVICE_LINES = [
 
 /** Lines of a tool text that neither the tool's framing nor the `│ ` quoting accounts for. */
 function strayLines(content: string): string[] {
-  const frame = /^(<<<(END )?EVIDENCE \d+.*\]>>>|source: |title: |section: |layer: |lookup_knowledge: |retrieval layer: |Text between |Some content was cut|\[content cut: |NO EVIDENCE: |$)/;
-  return content.split(LINE_BREAK).filter((line) => !line.startsWith("│ ") && !frame.test(line) && !ADVICE_LINES.includes(line));
+  const frame =
+    /^(<<<(END )?EVIDENCE \d+.*\]>>>|source: |title: |section: |layer: |lookup_knowledge: |retrieval layer: |Text between |Some content was cut|\[content cut: |NO EVIDENCE: |$)/;
+  return content
+    .split(LINE_BREAK)
+    .filter((line) => !line.startsWith("│ ") && !frame.test(line) && !ADVICE_LINES.includes(line));
 }
 
 describe("fuzzed inputs to the tool and to the subgraph", () => {

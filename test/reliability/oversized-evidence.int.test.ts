@@ -17,10 +17,16 @@ describe("a corpus with sections far larger than a model's context", () => {
 
   beforeAll(async () => {
     const dir = await temp.make();
-    await writeFile(join(dir, "huge.md"), `---\ntitle: Ledger\n---\n# Ledger close\n\n${SENTENCE.repeat(Math.ceil(HUGE_CHARS / SENTENCE.length))}`);
+    await writeFile(
+      join(dir, "huge.md"),
+      `---\ntitle: Ledger\n---\n# Ledger close\n\n${SENTENCE.repeat(Math.ceil(HUGE_CHARS / SENTENCE.length))}`,
+    );
     await mkdir(join(dir, "many"));
     for (let i = 0; i < 25; i++) {
-      await writeFile(join(dir, "many", `ledger-${i}.md`), `---\ntitle: Ledger part ${i}\n---\n# Part ${i}\n\n${SENTENCE.repeat(1200 + i)}`);
+      await writeFile(
+        join(dir, "many", `ledger-${i}.md`),
+        `---\ntitle: Ledger part ${i}\n---\n# Part ${i}\n\n${SENTENCE.repeat(1200 + i)}`,
+      );
     }
     kb = await KnowledgeBase.build({ corpusDir: dir, embeddings: null });
   }, 300_000);
@@ -34,13 +40,22 @@ describe("a corpus with sections far larger than a model's context", () => {
     const outcomes: { content: string; result: LookupResult }[] = [];
     for (const limit of [1, 5, 20]) {
       try {
-        const message = await lookup.invoke({ type: "tool_call", id: `limit-${limit}`, name: lookup.name, args: { query: "ledger reconciliation approval", limit } });
+        const message = await lookup.invoke({
+          type: "tool_call",
+          id: `limit-${limit}`,
+          name: lookup.name,
+          args: { query: "ledger reconciliation approval", limit },
+        });
         outcomes.push({ content: String(message.content), result: message.artifact as LookupResult });
       } catch (error) {
         thrown.push(error);
       }
     }
-    recordFigures({ scenario: "oversized sections (50 MB file, 25 sections of 100 KB)", inputsTried: 3, crashes: thrown.length });
+    recordFigures({
+      scenario: "oversized sections (50 MB file, 25 sections of 100 KB)",
+      inputsTried: 3,
+      crashes: thrown.length,
+    });
     expect(thrown).toEqual([]);
 
     for (const { content, result } of outcomes) {
@@ -48,7 +63,9 @@ describe("a corpus with sections far larger than a model's context", () => {
       expect(Math.max(...contents)).toBeLessThanOrEqual(caps.maxBlockChars);
       expect(contents.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(caps.maxTotalChars);
       expect(result.contentTruncated).toBe(true);
-      expect(content.length).toBeLessThanOrEqual(caps.maxTotalChars + HEADER_CHARS + result.evidence.length * FRAMING_PER_BLOCK);
+      expect(content.length).toBeLessThanOrEqual(
+        caps.maxTotalChars + HEADER_CHARS + result.evidence.length * FRAMING_PER_BLOCK,
+      );
       expect(content).toContain("Some content was cut to fit the size limits");
       for (const block of result.evidence) {
         expect(block.truncated).toBeDefined();
@@ -57,12 +74,23 @@ describe("a corpus with sections far larger than a model's context", () => {
     }
     const huge = outcomes[0].result.evidence.find((block) => block.source === "huge.md#ledger-close");
     expect(huge?.truncated?.totalChars).toBeGreaterThanOrEqual(HUGE_CHARS);
-    expect(outcomes[0].content).toMatch(/\[content cut: \d+ of \d{8} characters shown; the full section is in the source\]/);
+    expect(outcomes[0].content).toMatch(
+      /\[content cut: \d+ of \d{8} characters shown; the full section is in the source\]/,
+    );
   });
 
   it("lets a caller raise or lower the caps", async () => {
-    const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: null, evidence: { maxBlockChars: 100, maxTotalChars: 250 } });
-    const message = await lookup.invoke({ type: "tool_call", id: "small-caps", name: lookup.name, args: { query: "ledger reconciliation approval", limit: 5 } });
+    const lookup = createLookupKnowledgeTool({
+      knowledgeBase: kb,
+      tracePath: null,
+      evidence: { maxBlockChars: 100, maxTotalChars: 250 },
+    });
+    const message = await lookup.invoke({
+      type: "tool_call",
+      id: "small-caps",
+      name: lookup.name,
+      args: { query: "ledger reconciliation approval", limit: 5 },
+    });
     const result = message.artifact as LookupResult;
     const lengths = result.evidence.map((block) => block.content.length);
     expect(lengths).toHaveLength(5);

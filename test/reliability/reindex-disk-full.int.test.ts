@@ -53,13 +53,21 @@ describe("a re-index onto a full disk", () => {
    * pattern when only "before the commit" is meant: the data files are compressed, so where a
    * too-big index runs out of space depends on how well they compress).
    */
-  async function failedSave(tally: Tally, kb: KnowledgeBase, cause: RegExp, where: string, lastStep: string | RegExp | undefined): Promise<void> {
+  async function failedSave(
+    tally: Tally,
+    kb: KnowledgeBase,
+    cause: RegExp,
+    where: string,
+    lastStep: string | RegExp | undefined,
+  ): Promise<void> {
     const before = (await readdir(dir)).sort();
     const steps: string[] = [];
-    const error = await kb.save(dir, { onProgress: ({ step, file }) => steps.push(file === undefined ? step : `${step}:${file}`) }).then(
-      () => null,
-      (reason: unknown) => reason,
-    );
+    const error = await kb
+      .save(dir, { onProgress: ({ step, file }) => steps.push(file === undefined ? step : `${step}:${file}`) })
+      .then(
+        () => null,
+        (reason: unknown) => reason,
+      );
     tally.faultsInjected += 1;
     if (!(error instanceof LookupKnowledgeError)) tally.crashes += 1;
     const loaded = await loadedFingerprint(dir);
@@ -70,7 +78,8 @@ describe("a re-index onto a full disk", () => {
     expect((error as Error).message, where).toMatch(cause);
     expect(loaded, where).toEqual({ fingerprint: old.fingerprint });
     expect((await readdir(dir)).sort(), `${where}: no partial generation is left`).toEqual(before);
-    if (typeof lastStep === "string" || lastStep === undefined) expect(steps.at(-1), `${where}: the last step reached`).toBe(lastStep);
+    if (typeof lastStep === "string" || lastStep === undefined)
+      expect(steps.at(-1), `${where}: the last step reached`).toBe(lastStep);
     else expect(steps.at(-1), `${where}: the last step reached`).toMatch(lastStep);
   }
 
@@ -95,7 +104,9 @@ describe("a re-index onto a full disk", () => {
     }
     const corpus = await writeCorpus(await temp.make(), { files: 160, sections: 4, words: 80, variant: 3 });
     const big = await KnowledgeBase.build({ corpusDir: corpus, onWarning: () => {} });
-    await scenario("too big", (tally) => failedSave(tally, big, /no space left on device|ENOSPC/i, "too big", /^(collect|write:.+)$/));
+    await scenario("too big", (tally) =>
+      failedSave(tally, big, /no space left on device|ENOSPC/i, "too big", /^(collect|write:.+)$/),
+    );
   });
 
   it("fails cleanly when the disk fills up inside each file of the new index, at the staged manifest, or is read-only", async (ctx) => {
@@ -109,7 +120,9 @@ describe("a re-index onto a full disk", () => {
     const medium = await KnowledgeBase.build({ corpusDir: corpus, onWarning: () => {} });
     const sizing = await temp.make();
     const written: string[] = [];
-    await medium.save(sizing, { onProgress: ({ step, file }: SaveProgress) => step === "write" && file !== undefined && written.push(file) });
+    await medium.save(sizing, {
+      onProgress: ({ step, file }: SaveProgress) => step === "write" && file !== undefined && written.push(file),
+    });
     const generation = (await readdir(sizing)).find((name) => name.startsWith("gen-")) ?? "";
     const sizes = await Promise.all(written.map(async (name) => (await stat(join(sizing, generation, name))).size));
     const pages = sizes.map((size) => Math.ceil(size / PAGE) * PAGE);
@@ -121,7 +134,13 @@ describe("a re-index onto a full disk", () => {
       for (const [k, name] of written.entries()) {
         const before = pages.slice(0, k).reduce((sum, size) => sum + size, 0);
         await fillDisk(dir, filler, LOCK_PAGE + before + Math.floor(pages[k] / PAGE / 2) * PAGE);
-        await failedSave(tally, medium, full, `disk full inside ${name} (${sizes[k]} bytes)`, k === 0 ? "collect" : `write:${written[k - 1]}`);
+        await failedSave(
+          tally,
+          medium,
+          full,
+          `disk full inside ${name} (${sizes[k]} bytes)`,
+          k === 0 ? "collect" : `write:${written[k - 1]}`,
+        );
         await rm(filler);
       }
       await fillDisk(dir, filler, LOCK_PAGE + pages.reduce((sum, size) => sum + size, 0));

@@ -22,7 +22,10 @@ interface ChildRun {
 
 /** Starts one appending child; resolves once it is ready, with a `go` that runs it to the end. */
 function startChild(tracePath: string, name: string): Promise<{ go: () => Promise<ChildRun> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", CHILD, tracePath, name, String(APPENDS_PER_CHILD)], { cwd: REPO_ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", CHILD, tracePath, name, String(APPENDS_PER_CHILD)], {
+    cwd: REPO_ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
@@ -30,7 +33,9 @@ function startChild(tracePath: string, name: string): Promise<{ go: () => Promis
     child.on("error", reject);
     child.on("close", (code) => {
       const report = stdout.split("\n").find((line) => line.startsWith("{"));
-      const parsed = report ? (JSON.parse(report) as { written: string[]; failed: string[] }) : { written: [], failed: [] };
+      const parsed = report
+        ? (JSON.parse(report) as { written: string[]; failed: string[] })
+        : { written: [], failed: [] };
       resolve({ code, ...parsed, stderr });
     });
   });
@@ -83,26 +88,47 @@ describe("trace appends from several processes", () => {
     const corpus = join(root, "kb");
     await mkdir(join(corpus, "billing"), { recursive: true });
     const title = `Refund approval${" limits".repeat(150_000)}`;
-    await writeFile(join(corpus, "billing", "huge.md"), `---\ntitle: "${title}"\ndomain: billing\nkeywords: [refund, approval]\n---\nRefunds above 5,000 need a second approval.\n\n## Limits\nTeam leads approve refunds up to 5,000.\n`);
-    await writeFile(join(corpus, "billing", "invoices.md"), "---\ntitle: Invoice runs\ndomain: billing\n---\nInvoices run nightly; a refund reverses an invoice line.\n");
+    await writeFile(
+      join(corpus, "billing", "huge.md"),
+      `---\ntitle: "${title}"\ndomain: billing\nkeywords: [refund, approval]\n---\nRefunds above 5,000 need a second approval.\n\n## Limits\nTeam leads approve refunds up to 5,000.\n`,
+    );
+    await writeFile(
+      join(corpus, "billing", "invoices.md"),
+      "---\ntitle: Invoice runs\ndomain: billing\n---\nInvoices run nightly; a refund reverses an invoice line.\n",
+    );
     const kb = await KnowledgeBase.build({ corpusDir: corpus, onWarning: () => {} });
     const tracePath = join(root, "traces", "tool_invocation.jsonl");
     const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath });
     const calls = 30;
 
     const messages = await Promise.all(
-      Array.from({ length: calls }, (_, i) => lookup.invoke({ type: "tool_call", id: `call_${i}`, name: lookup.name, args: { query: "refund approval limits", limit: 5 } })),
+      Array.from({ length: calls }, (_, i) =>
+        lookup.invoke({
+          type: "tool_call",
+          id: `call_${i}`,
+          name: lookup.name,
+          args: { query: "refund approval limits", limit: 5 },
+        }),
+      ),
     );
 
     const results = messages.map((message) => message.artifact as LookupResult);
     const written = results.filter((result) => result.traceWritten).map((result) => result.invocationId);
     const audit = await auditTraceFile(tracePath, MAX_TRACE_LINE_BYTES);
     const lost = lostIds(written, audit.ids);
-    recordFigures({ scenario: "trace lines of real lookups over a 1 MB frontmatter title", inputsTried: calls, faultsInjected: 0, linesLost: lost.length, crashes: 0 });
+    recordFigures({
+      scenario: "trace lines of real lookups over a 1 MB frontmatter title",
+      inputsTried: calls,
+      faultsInjected: 0,
+      linesLost: lost.length,
+      crashes: 0,
+    });
 
     // The corpus holds the 1 MB title and the lookups found its document.
     expect(kb.chunks.some((chunk) => chunk.title === title)).toBe(true);
-    expect(results.every((result) => result.evidence.some((block) => block.source.startsWith("billing/huge.md#")))).toBe(true);
+    expect(
+      results.every((result) => result.evidence.some((block) => block.source.startsWith("billing/huge.md#"))),
+    ).toBe(true);
     expect(written).toHaveLength(calls);
     expect(audit).toMatchObject({ records: calls, blank: 0, oversized: 0, endsWithNewline: true });
     expect(audit.broken.length, "torn or glued lines").toBe(0);

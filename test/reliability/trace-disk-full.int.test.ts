@@ -83,7 +83,9 @@ describe("the trace on a full disk", () => {
     await writeFile(filler, Buffer.alloc(128 * 1024, 1));
     const tracePath = join(mountPoint, "traces", "tool_invocation.jsonl");
     const errors: unknown[] = [];
-    const { log, append, close } = appendLog(new JsonlTraceSink(tracePath, { onFirstError: (error) => errors.push(error) }));
+    const { log, append, close } = appendLog(
+      new JsonlTraceSink(tracePath, { onFirstError: (error) => errors.push(error) }),
+    );
     let i = 0;
 
     while ((await append(paddedRecord(i++))) && i < 1_000);
@@ -98,7 +100,13 @@ describe("the trace on a full disk", () => {
     const lost = lostIds(log.written, audit.ids);
     // A broken line must be the start of a line whose append reported false; anything else is a torn or glued record.
     const foreign = audit.broken.filter((line) => !log.failedLines.some((failed) => failed.startsWith(line)));
-    recordFigures({ scenario: DISK_FULL, inputsTried: log.tried, faultsInjected: log.failedLines.length, linesLost: lost.length, crashes: log.rejected });
+    recordFigures({
+      scenario: DISK_FULL,
+      inputsTried: log.tried,
+      faultsInjected: log.failedLines.length,
+      linesLost: lost.length,
+      crashes: log.rejected,
+    });
 
     expect(log.written.length).toBeGreaterThan(3);
     expect(afterFull).toEqual([false, false, false, false, false]);
@@ -138,7 +146,9 @@ describe("trace paths that are not regular files", () => {
     const attempt = async (sink: JsonlTraceSink, n: number) => {
       for (let k = 0; k < n; k++) {
         tried++;
-        const ok = await sink.append({ type: "tool_invocation", invocation_id: `p-${tried}` }).catch(() => (rejected++, false));
+        const ok = await sink
+          .append({ type: "tool_invocation", invocation_id: `p-${tried}` })
+          .catch(() => (rejected++, false));
         if (ok) reportedWritten++;
       }
     };
@@ -163,10 +173,20 @@ describe("trace paths that are not regular files", () => {
     const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
     const kb = await KnowledgeBase.build({ corpusDir: KB_DIR, onWarning: () => {} });
     const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: fifo });
-    const messages = await Promise.all(Array.from({ length: 5 }, (_, n) => lookup.invoke({ type: "tool_call", id: `call_${n}`, name: lookup.name, args: { query: "refund approval" } })));
+    const messages = await Promise.all(
+      Array.from({ length: 5 }, (_, n) =>
+        lookup.invoke({ type: "tool_call", id: `call_${n}`, name: lookup.name, args: { query: "refund approval" } }),
+      ),
+    );
     tried += messages.length;
     reportedWritten += messages.filter((message) => (message.artifact as LookupResult).traceWritten).length;
-    recordFigures({ scenario: NOT_REGULAR, inputsTried: tried, faultsInjected: 4, linesLost: reportedWritten + leaked, crashes: rejected });
+    recordFigures({
+      scenario: NOT_REGULAR,
+      inputsTried: tried,
+      faultsInjected: 4,
+      linesLost: reportedWritten + leaked,
+      crashes: rejected,
+    });
 
     expect(reportedWritten).toBe(0);
     expect(leaked).toBe(0);

@@ -59,9 +59,18 @@ describe("evidenceToDocuments", () => {
   });
 
   it("writes null for what a block does not have, and no domain", () => {
-    const [doc] = evidenceToDocuments(lookupResult([{ source: "a.md#top", retrievalLayer: "L0", content: "text", hitReasons: [], score: Number.NaN }]));
+    const [doc] = evidenceToDocuments(
+      lookupResult([{ source: "a.md#top", retrievalLayer: "L0", content: "text", hitReasons: [], score: Number.NaN }]),
+    );
 
-    expect(doc.metadata).toMatchObject({ title: null, breadcrumb: [], score: null, termCoverage: null, similarity: null, truncated: null });
+    expect(doc.metadata).toMatchObject({
+      title: null,
+      breadcrumb: [],
+      score: null,
+      termCoverage: null,
+      similarity: null,
+      truncated: null,
+    });
     expect(doc.metadata).not.toHaveProperty("domain");
   });
 

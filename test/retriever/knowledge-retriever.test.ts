@@ -2,12 +2,28 @@ import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { BaseRetriever } from "@langchain/core/retrievers";
 import { describe, expect, it } from "vitest";
 import type { L1SearchOptions, L1Searcher } from "../../src/l1/l1-search.js";
-import { createKnowledgeRetriever, DEFAULT_RETRIEVER_NAME, KnowledgeBaseRetriever } from "../../src/retriever/knowledge-retriever.js";
+import {
+  createKnowledgeRetriever,
+  DEFAULT_RETRIEVER_NAME,
+  KnowledgeBaseRetriever,
+} from "../../src/retriever/knowledge-retriever.js";
 import type { Candidate } from "../../src/types.js";
-import { ACCESS_CHUNK, FakeL0Searcher, FakeL1Searcher, fakeSource, makeCandidate, NO_HINTS, RecordingTraceSink, REFUND_CHUNK } from "../helpers/retrieval-fakes.js";
+import {
+  ACCESS_CHUNK,
+  FakeL0Searcher,
+  FakeL1Searcher,
+  fakeSource,
+  makeCandidate,
+  NO_HINTS,
+  RecordingTraceSink,
+  REFUND_CHUNK,
+} from "../helpers/retrieval-fakes.js";
 
 function source(domains?: readonly string[], l1: L1Searcher = new FakeL1Searcher([makeCandidate(REFUND_CHUNK, 0.8)])) {
-  const l0 = new FakeL0Searcher({ hints: NO_HINTS, candidates: [makeCandidate(REFUND_CHUNK, 3, { coverage: 1 }), makeCandidate(ACCESS_CHUNK, 1, { coverage: 0.5 })] });
+  const l0 = new FakeL0Searcher({
+    hints: NO_HINTS,
+    candidates: [makeCandidate(REFUND_CHUNK, 3, { coverage: 1 }), makeCandidate(ACCESS_CHUNK, 1, { coverage: 0.5 })],
+  });
   return { l0, l1, kb: fakeSource({ l0, l1, ...(domains ? { domains } : {}) }) };
 }
 
@@ -19,7 +35,9 @@ class SignalWaitingL1 implements L1Searcher {
     this.signals.push(options.signal);
     return new Promise((_, reject) => {
       const timer = setTimeout(() => reject(new Error("never aborted")), 2000);
-      options.signal?.addEventListener("abort", () => (clearTimeout(timer), reject(new Error("aborted"))), { once: true });
+      options.signal?.addEventListener("abort", () => (clearTimeout(timer), reject(new Error("aborted"))), {
+        once: true,
+      });
     });
   }
 }
@@ -56,7 +74,13 @@ describe("createKnowledgeRetriever", () => {
 
     expect(docs.map((doc) => doc.metadata.source)).toEqual([REFUND_CHUNK.source, ACCESS_CHUNK.source]);
     expect(docs[0].pageContent).toBe(REFUND_CHUNK.content);
-    expect(docs[0].metadata).toMatchObject({ layer: "L0+L1", rank: 1, termCoverage: 1, breadcrumb: ["Refunds", "Refund window"], relevance: expect.any(String) });
+    expect(docs[0].metadata).toMatchObject({
+      layer: "L0+L1",
+      rank: 1,
+      termCoverage: 1,
+      breadcrumb: ["Refunds", "Refund window"],
+      relevance: expect.any(String),
+    });
   });
 
   it("asks every lookup for its limit and domain, the domain trimmed and lower-cased", async () => {
@@ -73,13 +97,21 @@ describe("createKnowledgeRetriever", () => {
 
   it("appends one trace line per query under its name, and an error line for a query the tool would refuse", async () => {
     const sink = new RecordingTraceSink();
-    const retriever = createKnowledgeRetriever({ knowledgeBase: source().kb, traceSink: sink, name: "billing_retriever" });
+    const retriever = createKnowledgeRetriever({
+      knowledgeBase: source().kb,
+      traceSink: sink,
+      name: "billing_retriever",
+    });
 
     const docs = await retriever.invoke("refund");
     await expect(retriever.invoke("")).rejects.toThrow(expect.objectContaining({ code: "INVALID_INPUT" }));
 
     expect(sink.records).toEqual([
-      expect.objectContaining({ tool_name: "billing_retriever", status: "success", invocation_id: docs[0].metadata.invocationId }),
+      expect.objectContaining({
+        tool_name: "billing_retriever",
+        status: "success",
+        invocation_id: docs[0].metadata.invocationId,
+      }),
       expect.objectContaining({ tool_name: "billing_retriever", status: "error" }),
     ]);
   });
@@ -98,7 +130,11 @@ describe("createKnowledgeRetriever", () => {
 
   it("hands the invoke's signal to the dense search and stops when it aborts", async () => {
     const l1 = new SignalWaitingL1();
-    const retriever = createKnowledgeRetriever({ knowledgeBase: source(undefined, l1).kb, tracePath: null, l1: { timeoutMs: 0 } });
+    const retriever = createKnowledgeRetriever({
+      knowledgeBase: source(undefined, l1).kb,
+      tracePath: null,
+      l1: { timeoutMs: 0 },
+    });
     const controller = new AbortController();
 
     const docs = retriever.invoke("refund", { signal: controller.signal });
@@ -111,7 +147,11 @@ describe("createKnowledgeRetriever", () => {
 
   it("turns the invoke's timeout into the signal the dense search gets", async () => {
     const l1 = new SignalWaitingL1();
-    const retriever = createKnowledgeRetriever({ knowledgeBase: source(undefined, l1).kb, tracePath: null, l1: { timeoutMs: 0 } });
+    const retriever = createKnowledgeRetriever({
+      knowledgeBase: source(undefined, l1).kb,
+      tracePath: null,
+      l1: { timeoutMs: 0 },
+    });
 
     await expect(retriever.invoke("refund", { timeout: 30 })).rejects.toThrow();
     expect(l1.signals[0]?.aborted).toBe(true);
@@ -124,17 +164,23 @@ describe("createKnowledgeRetriever", () => {
       ["a fractional limit", { limit: 1.5 }, "option limit"],
       ["a blank domain", { domain: "  " }, "option domain must be a domain name"],
       ["a domain of 101 characters", { domain: "x".repeat(101) }, "option domain must be a domain name"],
-      ["a domain the base does not have", { domain: "marketing" }, 'option domain "marketing" is not a domain of the knowledge base; known domains: billing, it.'],
+      [
+        "a domain the base does not have",
+        { domain: "marketing" },
+        'option domain "marketing" is not a domain of the knowledge base; known domains: billing, it.',
+      ],
       ["an invalid name", { name: "billing retriever" }, "option name must be 1 to 64 characters"],
       ["a retrieval option out of range", { l1: { k: 0 } }, "option l1.k"],
     ])("refuses %s with INVALID_OPTION", (_label, options, message) => {
-      expect(() => createKnowledgeRetriever({ knowledgeBase: source(["billing", "it"]).kb, tracePath: null, ...options })).toThrow(
-        expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining(message) }),
-      );
+      expect(() =>
+        createKnowledgeRetriever({ knowledgeBase: source(["billing", "it"]).kb, tracePath: null, ...options }),
+      ).toThrow(expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringContaining(message) }));
     });
 
     it("takes any domain when the base lists none", () => {
-      expect(createKnowledgeRetriever({ knowledgeBase: source().kb, tracePath: null, domain: "Ops" }).domain).toBe("ops");
+      expect(createKnowledgeRetriever({ knowledgeBase: source().kb, tracePath: null, domain: "Ops" }).domain).toBe(
+        "ops",
+      );
     });
 
     it("keeps the default limit within a smaller maxLimit", () => {
@@ -142,7 +188,9 @@ describe("createKnowledgeRetriever", () => {
     });
 
     it("refuses a missing knowledge base with INVALID_OPTION", () => {
-      expect(() => createKnowledgeRetriever({ tracePath: null } as never)).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
+      expect(() => createKnowledgeRetriever({ tracePath: null } as never)).toThrow(
+        expect.objectContaining({ code: "INVALID_OPTION" }),
+      );
     });
   });
 });

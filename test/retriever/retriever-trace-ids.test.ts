@@ -1,7 +1,14 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { describe, expect, it } from "vitest";
 import { createKnowledgeRetriever } from "../../src/retriever/knowledge-retriever.js";
-import { fakeSource, FakeL0Searcher, makeCandidate, NO_HINTS, RecordingTraceSink, REFUND_CHUNK } from "../helpers/retrieval-fakes.js";
+import {
+  fakeSource,
+  FakeL0Searcher,
+  makeCandidate,
+  NO_HINTS,
+  RecordingTraceSink,
+  REFUND_CHUNK,
+} from "../helpers/retrieval-fakes.js";
 
 class RetrieverRunRecorder extends BaseCallbackHandler {
   name = "retriever_run_recorder";
@@ -13,7 +20,8 @@ class RetrieverRunRecorder extends BaseCallbackHandler {
 }
 
 describe("the trace line of a retriever query", () => {
-  const source = () => fakeSource({ l0: new FakeL0Searcher({ hints: NO_HINTS, candidates: [makeCandidate(REFUND_CHUNK, 2)] }) });
+  const source = () =>
+    fakeSource({ l0: new FakeL0Searcher({ hints: NO_HINTS, candidates: [makeCandidate(REFUND_CHUNK, 2)] }) });
 
   it("carries the retriever's own run id and the thread id, and no tool call id", async () => {
     const sink = new RecordingTraceSink();
@@ -23,7 +31,12 @@ describe("the trace line of a retriever query", () => {
     await retriever.invoke("refund window", { callbacks: [recorder], configurable: { thread_id: "thread-r" } });
 
     expect(recorder.runIds).toHaveLength(1);
-    expect(sink.records[0]).toMatchObject({ tool_name: "lookup_knowledge_retriever", tool_call_id: null, run_id: recorder.runIds[0], thread_id: "thread-r" });
+    expect(sink.records[0]).toMatchObject({
+      tool_name: "lookup_knowledge_retriever",
+      tool_call_id: null,
+      run_id: recorder.runIds[0],
+      thread_id: "thread-r",
+    });
   });
 
   it("records null ids when invoked with no callbacks and no thread", async () => {

@@ -13,11 +13,13 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 describe("containsCjk", () => {
   it("finds Han, kana, Hangul and the CJK compatibility characters", () => {
-    for (const text of ["退款", "the の", "カタカナ", "ｶﾀｶﾅ", "ｰ", "환불", "㍿", "﨑"]) expect(containsCjk(text), text).toBe(true);
+    for (const text of ["退款", "the の", "カタカナ", "ｶﾀｶﾅ", "ｰ", "환불", "㍿", "﨑"])
+      expect(containsCjk(text), text).toBe(true);
   });
 
   it("finds none in Latin, Greek or Cyrillic text, accents and full-width Latin included", () => {
-    for (const text of ["refund policy", "Café résumé", "Ελληνικά", "Привет", "ＡＢＣ １２３", "— “quoted” …"]) expect(containsCjk(text), text).toBe(false);
+    for (const text of ["refund policy", "Café résumé", "Ελληνικά", "Привет", "ＡＢＣ １２３", "— “quoted” …"])
+      expect(containsCjk(text), text).toBe(false);
   });
 });
 
@@ -34,7 +36,11 @@ describe("forEachCjkPart", () => {
 
   it("keeps the prolonged-sound mark inside the katakana word", () => {
     const runs: string[] = [];
-    forEachCjkPart("データベース", () => {}, (run) => runs.push(run));
+    forEachCjkPart(
+      "データベース",
+      () => {},
+      (run) => runs.push(run),
+    );
     expect(runs).toEqual(["データベース"]);
   });
 });
@@ -98,8 +104,18 @@ describe("tokenize on Chinese, Japanese and Korean text", () => {
   });
 
   it("gives a Japanese question the terms of the document's wording", () => {
-    expect(shared("ロールバックの方法", "本番環境のロールバック手順と方法")).toEqual(["ロール", "ロー", "ール", "バック", "バッ", "ック", "方法"]);
-    expect(shared("データベースのバックアップ", "データベースのバックアップは毎晩取得します")).toEqual(tokenize("データベースのバックアップ"));
+    expect(shared("ロールバックの方法", "本番環境のロールバック手順と方法")).toEqual([
+      "ロール",
+      "ロー",
+      "ール",
+      "バック",
+      "バッ",
+      "ック",
+      "方法",
+    ]);
+    expect(shared("データベースのバックアップ", "データベースのバックアップは毎晩取得します")).toEqual(
+      tokenize("データベースのバックアップ"),
+    );
   });
 
   it("matches a Korean word with one particle to the same word with another", () => {

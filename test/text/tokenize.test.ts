@@ -42,21 +42,37 @@ describe("tokenize", () => {
 describe("tokenize on text without Chinese, Japanese or Korean characters", () => {
   // The terms of term rules version 1, which version 2 must not change for such text.
   const VERSION_1: [text: string, terms: string[], unstemmed: string[]][] = [
-    ["How do I roll back a bad deploy with Helmsman?", ["roll", "back", "bad", "deploy", "helmsman"], ["how", "do", "i", "roll", "back", "a", "bad", "deploy", "with", "helmsman"]],
+    [
+      "How do I roll back a bad deploy with Helmsman?",
+      ["roll", "back", "bad", "deploy", "helmsman"],
+      ["how", "do", "i", "roll", "back", "a", "bad", "deploy", "with", "helmsman"],
+    ],
     [
       "The customer's refunds were approved by the finance team in 2024.",
       ["custom", "refund", "approv", "financ", "team", "2024"],
       ["the", "customer", "refunds", "were", "approved", "by", "the", "finance", "team", "in", "2024"],
     ],
-    ["Café, résumé, naïve façade; Zürich and São Paulo", ["cafe", "resum", "naiv", "facad", "zurich", "sao", "paulo"], ["cafe", "resume", "naive", "facade", "zurich", "and", "sao", "paulo"]],
+    [
+      "Café, résumé, naïve façade; Zürich and São Paulo",
+      ["cafe", "resum", "naiv", "facad", "zurich", "sao", "paulo"],
+      ["cafe", "resume", "naive", "facade", "zurich", "and", "sao", "paulo"],
+    ],
     [
       "Crème brûlée at the Hôtel de l’Europe’s restaurant",
       ["creme", "brule", "hotel", "de", "leurop", "s", "restaur"],
       ["creme", "brulee", "at", "the", "hotel", "de", "leurope", "s", "restaurant"],
     ],
-    ["Ελληνικά κείμενα: Αθήνα και Θεσσαλονίκη", ["ελληνικα", "κειμενα", "αθηνα", "και", "θεσσαλονικη"], ["ελληνικα", "κειμενα", "αθηνα", "και", "θεσσαλονικη"]],
+    [
+      "Ελληνικά κείμενα: Αθήνα και Θεσσαλονίκη",
+      ["ελληνικα", "κειμενα", "αθηνα", "και", "θεσσαλονικη"],
+      ["ελληνικα", "κειμενα", "αθηνα", "και", "θεσσαλονικη"],
+    ],
     ["Привет, мир! Ёлка и йогурт", ["привет", "мир", "елка", "и", "иогурт"], ["привет", "мир", "елка", "и", "иогурт"]],
-    ["ﬁnance ﬂow — ｆｕｌｌ－ｗｉｄｔｈ ＡＢＣ １２３", ["financ", "flow", "full", "width", "abc", "123"], ["finance", "flow", "full", "width", "abc", "123"]],
+    [
+      "ﬁnance ﬂow — ｆｕｌｌ－ｗｉｄｔｈ ＡＢＣ １２３",
+      ["financ", "flow", "full", "width", "abc", "123"],
+      ["finance", "flow", "full", "width", "abc", "123"],
+    ],
     ["Straße Øresund Łódź", ["straße", "øresund", "łodz"], ["straße", "øresund", "łodz"]],
   ];
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { domainLabel, enumDomains, knownDomains, listDomains, MAX_DESCRIBED_DOMAINS, MAX_DOMAIN_LABEL_CHARS, MAX_ENUM_DOMAINS } from "../../src/tool/domain-labels.js";
+import {
+  domainLabel,
+  enumDomains,
+  knownDomains,
+  listDomains,
+  MAX_DESCRIBED_DOMAINS,
+  MAX_DOMAIN_LABEL_CHARS,
+  MAX_ENUM_DOMAINS,
+} from "../../src/tool/domain-labels.js";
 
 const manyDomains = (count: number) => Array.from({ length: count }, (_, i) => `domain-${String(i).padStart(3, "0")}`);
 
@@ -57,7 +65,12 @@ describe("listDomains", () => {
 
 describe("enumDomains", () => {
   it("offers short lower-case names as they are", () => {
-    expect(enumDomains(["accounts-access", "billing", "hr/benefits", "données"])).toEqual(["accounts-access", "billing", "hr/benefits", "données"]);
+    expect(enumDomains(["accounts-access", "billing", "hr/benefits", "données"])).toEqual([
+      "accounts-access",
+      "billing",
+      "hr/benefits",
+      "données",
+    ]);
   });
 
   it.each([

@@ -7,7 +7,10 @@ function block(fields: Partial<EvidenceBlock> = {}): EvidenceBlock {
   return evidenceBlock({ retrievalLayer: "L0+L1", score: 0, ...fields });
 }
 
-function result(level: RelevanceAssessment["level"], evidence: EvidenceBlock[] = [block({ termCoverage: 0.4567, similarity: 0.8123 })]): LookupResult {
+function result(
+  level: RelevanceAssessment["level"],
+  evidence: EvidenceBlock[] = [block({ termCoverage: 0.4567, similarity: 0.8123 })],
+): LookupResult {
   return lookupResult(evidence, {
     retrievalLayer: evidence.length > 0 ? "L0+L1" : "none",
     l1Status: "ok",
@@ -41,7 +44,9 @@ describe("the relevance advice of formatEvidence", () => {
 
     expect(text).toContain("relevance: low (low reason)");
     expect(text).toContain("Relevance is uncertain: check each block against the question.");
-    expect(text).toContain("Answer only from blocks that do answer it, citing them; if none does, say the knowledge base does not cover this.");
+    expect(text).toContain(
+      "Answer only from blocks that do answer it, citing them; if none does, say the knowledge base does not cover this.",
+    );
   });
 
   it.each(["high", "medium"] as const)("never tells the model to refuse when relevance is %s", (level) => {
@@ -51,11 +56,14 @@ describe("the relevance advice of formatEvidence", () => {
   });
 
   it("no longer tells the model to say so rather than guess at any level", () => {
-    for (const level of ["high", "medium", "low"] as const) expect(formatEvidence(result(level))).not.toContain("say so rather than guess");
+    for (const level of ["high", "medium", "low"] as const)
+      expect(formatEvidence(result(level))).not.toContain("say so rather than guess");
   });
 
   it("gives each level its own advice", () => {
-    const advice = (["high", "medium", "low"] as const).map((level) => header(formatEvidence(result(level))).replace(/relevance: \w+ \(\w+ reason\)/, ""));
+    const advice = (["high", "medium", "low"] as const).map((level) =>
+      header(formatEvidence(result(level))).replace(/relevance: \w+ \(\w+ reason\)/, ""),
+    );
 
     expect(new Set(advice).size).toBe(3);
   });
@@ -75,7 +83,13 @@ describe("the block signals of formatEvidence", () => {
   });
 
   it("shows whole percentages from 0% to 100%", () => {
-    const text = formatEvidence(result("low", [block({ source: "a.md#x", termCoverage: 0 }), block({ source: "b.md#y", termCoverage: 1 }), block({ source: "c.md#z", termCoverage: 0.994 })]));
+    const text = formatEvidence(
+      result("low", [
+        block({ source: "a.md#x", termCoverage: 0 }),
+        block({ source: "b.md#y", termCoverage: 1 }),
+        block({ source: "c.md#z", termCoverage: 0.994 }),
+      ]),
+    );
 
     expect(text.match(/query terms: \d+%/g)).toEqual(["query terms: 0%", "query terms: 100%", "query terms: 99%"]);
   });

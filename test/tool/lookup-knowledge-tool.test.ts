@@ -48,14 +48,21 @@ const REFUND = REFUND_CHUNK;
 const ACCESS = ACCESS_CHUNK;
 
 function sourceWith(l0: Candidate[], l1: Candidate[] = [], domains?: readonly string[]): RetrievalSource {
-  return fakeSource({ l0: new FakeL0Searcher({ hints: NO_HINTS, candidates: l0 }), l1: new FakeL1Searcher(l1), ...(domains ? { domains } : {}) });
+  return fakeSource({
+    l0: new FakeL0Searcher({ hints: NO_HINTS, candidates: l0 }),
+    l1: new FakeL1Searcher(l1),
+    ...(domains ? { domains } : {}),
+  });
 }
 
 function toolCall(args: Record<string, unknown>, id = "call-1") {
   return { type: "tool_call" as const, id, name: "lookup_knowledge", args };
 }
 
-async function invokeForMessage(tool: ReturnType<typeof createLookupKnowledgeTool>, args: Record<string, unknown>): Promise<ToolMessage> {
+async function invokeForMessage(
+  tool: ReturnType<typeof createLookupKnowledgeTool>,
+  args: Record<string, unknown>,
+): Promise<ToolMessage> {
   const message: unknown = await tool.invoke(toolCall(args));
   if (!(message instanceof ToolMessage)) throw new Error(`expected a ToolMessage, got ${typeof message}`);
   return message;
@@ -81,7 +88,10 @@ describe("createLookupKnowledgeTool", () => {
 
   it("returns a ToolMessage whose artifact has every LookupResult field and whose content names each block's source and section", async () => {
     const lookup = createLookupKnowledgeTool({
-      knowledgeBase: sourceWith([makeCandidate(REFUND, 3, { coverage: 1 }), makeCandidate(ACCESS, 1, { coverage: 0.5 })], [makeCandidate(REFUND, 0.8)]),
+      knowledgeBase: sourceWith(
+        [makeCandidate(REFUND, 3, { coverage: 1 }), makeCandidate(ACCESS, 1, { coverage: 0.5 })],
+        [makeCandidate(REFUND, 0.8)],
+      ),
       traceSink: new RecordingTraceSink(),
     });
 
@@ -93,7 +103,13 @@ describe("createLookupKnowledgeTool", () => {
     expect(Object.keys(artifact).sort()).toEqual([...LOOKUP_RESULT_KEYS].sort());
     expect(message.tool_call_id).toBe("call-1");
     expect(message.name).toBe("lookup_knowledge");
-    expect(artifact).toMatchObject({ query: "refund window", retrievalLayer: "L0+L1", l1Status: "ok", evidenceCount: 2, traceWritten: true });
+    expect(artifact).toMatchObject({
+      query: "refund window",
+      retrievalLayer: "L0+L1",
+      l1Status: "ok",
+      evidenceCount: 2,
+      traceWritten: true,
+    });
     expect(content).toContain("source: billing/refunds.md#refund-window");
     expect(content).toContain("section: Refunds > Refund window");
     expect(content).toContain("source: it/access.md#request-access");
@@ -141,16 +157,24 @@ describe("createLookupKnowledgeTool", () => {
     });
 
     it("accepts a query of exactly 1000 characters and limits 1 and 20", async () => {
-      const lookup = createLookupKnowledgeTool({ knowledgeBase: sourceWith([makeCandidate(REFUND, 1)]), tracePath: null });
+      const lookup = createLookupKnowledgeTool({
+        knowledgeBase: sourceWith([makeCandidate(REFUND, 1)]),
+        tracePath: null,
+      });
 
-      await expect(invokeForMessage(lookup, { query: "x".repeat(1000), limit: 1 })).resolves.toBeInstanceOf(ToolMessage);
+      await expect(invokeForMessage(lookup, { query: "x".repeat(1000), limit: 1 })).resolves.toBeInstanceOf(
+        ToolMessage,
+      );
       await expect(invokeForMessage(lookup, { query: "refund", limit: 20 })).resolves.toBeInstanceOf(ToolMessage);
     });
   });
 
   describe("no evidence", () => {
     it("says NO EVIDENCE explicitly when nothing matched", async () => {
-      const lookup = createLookupKnowledgeTool({ knowledgeBase: sourceWith([], [], ["billing", "it"]), tracePath: null });
+      const lookup = createLookupKnowledgeTool({
+        knowledgeBase: sourceWith([], [], ["billing", "it"]),
+        tracePath: null,
+      });
 
       const message = await invokeForMessage(lookup, { query: "zebra migration" });
 
@@ -161,7 +185,10 @@ describe("createLookupKnowledgeTool", () => {
 
     it("lists the known domains when the forced domain does not exist", async () => {
       // A domain with an upper-case letter cannot be offered as an enum value, so the schema takes any domain.
-      const lookup = createLookupKnowledgeTool({ knowledgeBase: sourceWith([], [], ["billing", "it", "Ops"]), tracePath: null });
+      const lookup = createLookupKnowledgeTool({
+        knowledgeBase: sourceWith([], [], ["billing", "it", "Ops"]),
+        tracePath: null,
+      });
 
       const content = contentOf(await invokeForMessage(lookup, { query: "refund", domain: "Marketing" }));
 
@@ -172,7 +199,10 @@ describe("createLookupKnowledgeTool", () => {
 
     it("rejects a domain outside the schema's enum before any lookup", async () => {
       const l0 = new FakeL0Searcher();
-      const lookup = createLookupKnowledgeTool({ knowledgeBase: fakeSource({ l0, domains: ["billing", "it"] }), tracePath: null });
+      const lookup = createLookupKnowledgeTool({
+        knowledgeBase: fakeSource({ l0, domains: ["billing", "it"] }),
+        tracePath: null,
+      });
 
       const outcome = lookup.invoke(toolCall({ query: "refund", domain: "marketing" }));
 
@@ -197,7 +227,10 @@ describe("createLookupKnowledgeTool", () => {
 
     async function hostileContent(): Promise<{ content: string; blocks: number }> {
       const lookup = createLookupKnowledgeTool({
-        knowledgeBase: sourceWith([makeCandidate(HOSTILE, 3, { hitReasons: ["L0:keyword:<x>"] }), makeCandidate(REFUND, 1)]),
+        knowledgeBase: sourceWith([
+          makeCandidate(HOSTILE, 3, { hitReasons: ["L0:keyword:<x>"] }),
+          makeCandidate(REFUND, 1),
+        ]),
         tracePath: null,
       });
       const message = await invokeForMessage(lookup, { query: "notes" });
@@ -261,16 +294,26 @@ describe("createLookupKnowledgeTool", () => {
 
     it("appends one trace record per call with the invocation id of the artifact", async () => {
       const sink = new RecordingTraceSink();
-      const lookup = createLookupKnowledgeTool({ knowledgeBase: sourceWith([makeCandidate(REFUND, 1)]), traceSink: sink });
+      const lookup = createLookupKnowledgeTool({
+        knowledgeBase: sourceWith([makeCandidate(REFUND, 1)]),
+        traceSink: sink,
+      });
 
       const artifact = artifactOf(await invokeForMessage(lookup, { query: "refund" }));
 
       expect(sink.records).toHaveLength(1);
-      expect(sink.records[0]).toMatchObject({ invocation_id: artifact.invocationId, tool_name: "lookup_knowledge", status: "success" });
+      expect(sink.records[0]).toMatchObject({
+        invocation_id: artifact.invocationId,
+        tool_name: "lookup_knowledge",
+        status: "success",
+      });
     });
 
     it("reports traceWritten false and still answers when the sink cannot write", async () => {
-      const lookup = createLookupKnowledgeTool({ knowledgeBase: sourceWith([makeCandidate(REFUND, 1)]), traceSink: new RecordingTraceSink(false) });
+      const lookup = createLookupKnowledgeTool({
+        knowledgeBase: sourceWith([makeCandidate(REFUND, 1)]),
+        traceSink: new RecordingTraceSink(false),
+      });
 
       const message = await invokeForMessage(lookup, { query: "refund" });
 
@@ -284,7 +327,10 @@ describe("createLookupKnowledgeTool", () => {
       await writeFile(blocker, "regular file");
       let errors = 0;
       const sink = new JsonlTraceSink(join(blocker, "trace.jsonl"), { onFirstError: () => errors++ });
-      const lookup = createLookupKnowledgeTool({ knowledgeBase: sourceWith([makeCandidate(REFUND, 1)]), traceSink: sink });
+      const lookup = createLookupKnowledgeTool({
+        knowledgeBase: sourceWith([makeCandidate(REFUND, 1)]),
+        traceSink: sink,
+      });
 
       const message = await invokeForMessage(lookup, { query: "refund" });
 
@@ -293,7 +339,10 @@ describe("createLookupKnowledgeTool", () => {
     });
 
     it("returns the stage timings in the artifact, each a finite, non-negative number of milliseconds", async () => {
-      const lookup = createLookupKnowledgeTool({ knowledgeBase: sourceWith([makeCandidate(REFUND, 1)], [makeCandidate(REFUND, 0.7)]), traceSink: new RecordingTraceSink() });
+      const lookup = createLookupKnowledgeTool({
+        knowledgeBase: sourceWith([makeCandidate(REFUND, 1)], [makeCandidate(REFUND, 0.7)]),
+        traceSink: new RecordingTraceSink(),
+      });
 
       const { timings } = artifactOf(await invokeForMessage(lookup, { query: "refund" }));
 
@@ -309,7 +358,10 @@ describe("createLookupKnowledgeTool", () => {
       const tracePath = join(dir, "traces", "trace.jsonl");
       const lookup = createLookupKnowledgeTool({ knowledgeBase: sourceWith([makeCandidate(REFUND, 1)]), tracePath });
 
-      const first = await Promise.all([invokeForMessage(lookup, { query: "refund" }), invokeForMessage(lookup, { query: "refund window" })]);
+      const first = await Promise.all([
+        invokeForMessage(lookup, { query: "refund" }),
+        invokeForMessage(lookup, { query: "refund window" }),
+      ]);
       await lookup.close();
       const linesAfterClose = (await readFile(tracePath, "utf8")).trimEnd().split("\n");
       const later = await invokeForMessage(lookup, { query: "refund" });
@@ -329,7 +381,10 @@ describe("createLookupKnowledgeTool", () => {
     it("leaves an injected trace sink open on close", async () => {
       let closes = 0;
       const sink = Object.assign(new RecordingTraceSink(), { close: async () => void closes++ });
-      const lookup = createLookupKnowledgeTool({ knowledgeBase: sourceWith([makeCandidate(REFUND, 1)]), traceSink: sink });
+      const lookup = createLookupKnowledgeTool({
+        knowledgeBase: sourceWith([makeCandidate(REFUND, 1)]),
+        traceSink: sink,
+      });
 
       await invokeForMessage(lookup, { query: "refund" });
       await lookup.close();
@@ -339,7 +394,10 @@ describe("createLookupKnowledgeTool", () => {
 
     it("reports traceWritten false and still answers when the sink rejects", async () => {
       const sink = new RejectingTraceSink();
-      const lookup = createLookupKnowledgeTool({ knowledgeBase: sourceWith([makeCandidate(REFUND, 1)]), traceSink: sink });
+      const lookup = createLookupKnowledgeTool({
+        knowledgeBase: sourceWith([makeCandidate(REFUND, 1)]),
+        traceSink: sink,
+      });
 
       const message = await invokeForMessage(lookup, { query: "refund" });
 

@@ -62,9 +62,15 @@ describe("the domain field of the lookup schema", () => {
 describe("the tool's enum of domains", () => {
   it("hands an enum value to the layers exactly as the model sent it", async () => {
     const l1 = new FakeL1Searcher([makeCandidate(REFUND_CHUNK, 0.8)]);
-    const lookup = createLookupKnowledgeTool({ knowledgeBase: fakeSource({ l1, domains: ["billing", "it"] }), tracePath: null });
+    const lookup = createLookupKnowledgeTool({
+      knowledgeBase: fakeSource({ l1, domains: ["billing", "it"] }),
+      tracePath: null,
+    });
 
-    expect(domainProperty(lookup.schema as ReturnType<typeof createLookupKnowledgeSchema>).enum).toEqual(["billing", "it"]);
+    expect(domainProperty(lookup.schema as ReturnType<typeof createLookupKnowledgeSchema>).enum).toEqual([
+      "billing",
+      "it",
+    ]);
     await lookup.invoke({ query: "refund", domain: "billing" });
 
     expect(l1.calls[0].options.domain).toBe("billing");

@@ -4,9 +4,17 @@ import { createRetrievalGraph } from "../../src/graph/retrieval-graph.js";
 import { createLookupKnowledgeTool } from "../../src/tool/lookup-knowledge-tool.js";
 import { resolveToolName, TOOL_NAME_PATTERN } from "../../src/tool/tool-name.js";
 import type { L0Searcher } from "../../src/l0/l0-search.js";
-import { FakeL0Searcher, fakeSource, makeCandidate, NO_HINTS, RecordingTraceSink, REFUND_CHUNK } from "../helpers/retrieval-fakes.js";
+import {
+  FakeL0Searcher,
+  fakeSource,
+  makeCandidate,
+  NO_HINTS,
+  RecordingTraceSink,
+  REFUND_CHUNK,
+} from "../helpers/retrieval-fakes.js";
 
-const answering = () => fakeSource({ l0: new FakeL0Searcher({ hints: NO_HINTS, candidates: [makeCandidate(REFUND_CHUNK, 1)] }) });
+const answering = () =>
+  fakeSource({ l0: new FakeL0Searcher({ hints: NO_HINTS, candidates: [makeCandidate(REFUND_CHUNK, 1)] }) });
 const throwing: L0Searcher = {
   search() {
     throw new Error("keyword index is gone");
@@ -36,7 +44,9 @@ describe("resolveToolName", () => {
 
     expect(attempt).toThrow(LookupKnowledgeError);
     expect(attempt).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
-    expect(attempt).toThrow(/option name must be 1 to 64 characters.*\^\[a-zA-Z0-9_-\]\{1,64\}\$.*snake_case name such as "lookup_billing_docs"/);
+    expect(attempt).toThrow(
+      /option name must be 1 to 64 characters.*\^\[a-zA-Z0-9_-\]\{1,64\}\$.*snake_case name such as "lookup_billing_docs"/,
+    );
   });
 
   it("quotes at most 80 characters of a long bad name", () => {
@@ -55,9 +65,18 @@ describe("the name option", () => {
 
   it("is the tool's name, the ToolMessage's name and the tool_name of its trace line", async () => {
     const sink = new RecordingTraceSink();
-    const lookup = createLookupKnowledgeTool({ knowledgeBase: answering(), traceSink: sink, name: "lookup_billing_docs" });
+    const lookup = createLookupKnowledgeTool({
+      knowledgeBase: answering(),
+      traceSink: sink,
+      name: "lookup_billing_docs",
+    });
 
-    const message = await lookup.invoke({ type: "tool_call", id: "call-1", name: "lookup_billing_docs", args: { query: "refund" } });
+    const message = await lookup.invoke({
+      type: "tool_call",
+      id: "call-1",
+      name: "lookup_billing_docs",
+      args: { query: "refund" },
+    });
 
     expect(lookup.name).toBe("lookup_billing_docs");
     expect(message.name).toBe("lookup_billing_docs");
@@ -66,22 +85,32 @@ describe("the name option", () => {
 
   it("is the tool_name of the error line of a lookup that throws", async () => {
     const sink = new RecordingTraceSink();
-    const lookup = createLookupKnowledgeTool({ knowledgeBase: fakeSource({ l0: throwing }), traceSink: sink, name: "lookup_billing_docs" });
+    const lookup = createLookupKnowledgeTool({
+      knowledgeBase: fakeSource({ l0: throwing }),
+      traceSink: sink,
+      name: "lookup_billing_docs",
+    });
 
     await expect(lookup.invoke({ query: "refund" })).rejects.toThrow("keyword index is gone");
 
-    expect(sink.records).toEqual([expect.objectContaining({ tool_name: "lookup_billing_docs", status: "error", error: "keyword index is gone" })]);
+    expect(sink.records).toEqual([
+      expect.objectContaining({ tool_name: "lookup_billing_docs", status: "error", error: "keyword index is gone" }),
+    ]);
   });
 
   it("refuses an invalid tool name with INVALID_OPTION", () => {
-    expect(() => createLookupKnowledgeTool({ knowledgeBase: fakeSource(), tracePath: null, name: "lookup knowledge" })).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
+    expect(() =>
+      createLookupKnowledgeTool({ knowledgeBase: fakeSource(), tracePath: null, name: "lookup knowledge" }),
+    ).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
   });
 
   it("is the tool_name of the retrieval graph's trace lines, lookup_knowledge by default", async () => {
     const named = new RecordingTraceSink();
     const unnamed = new RecordingTraceSink();
 
-    await createRetrievalGraph({ knowledgeBase: answering(), traceSink: named, name: "billing_graph" }).invoke({ query: "refund" });
+    await createRetrievalGraph({ knowledgeBase: answering(), traceSink: named, name: "billing_graph" }).invoke({
+      query: "refund",
+    });
     await createRetrievalGraph({ knowledgeBase: answering(), traceSink: unnamed }).invoke({ query: "refund" });
 
     expect(named.records[0]).toMatchObject({ tool_name: "billing_graph" });
@@ -89,6 +118,8 @@ describe("the name option", () => {
   });
 
   it("is checked by createRetrievalGraph too", () => {
-    expect(() => createRetrievalGraph({ knowledgeBase: fakeSource(), tracePath: null, name: "billing graph" })).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
+    expect(() => createRetrievalGraph({ knowledgeBase: fakeSource(), tracePath: null, name: "billing graph" })).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTION" }),
+    );
   });
 });

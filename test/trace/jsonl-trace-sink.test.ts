@@ -41,7 +41,10 @@ class ScriptedTraceFiles {
     if (answer === "refuse") return { refused: "a FIFO" };
     if (answer instanceof Error) throw answer;
     const file: TraceFile = {
-      inspect: async () => ({ linked: this.linked, endsWithNewline: this.content.length === 0 || this.content.endsWith("\n") }),
+      inspect: async () => ({
+        linked: this.linked,
+        endsWithNewline: this.content.length === 0 || this.content.endsWith("\n"),
+      }),
       write: async (data) => {
         const text = Buffer.from(data).toString("utf8");
         this.writes.push(text);
@@ -83,7 +86,9 @@ describe("JsonlTraceSink", () => {
     // Large records make torn or interleaved writes likely if appends were not serialised.
     const padding = "x".repeat(8_000);
 
-    const outcomes = await Promise.all(Array.from({ length: 200 }, (_, i) => sink.append({ invocation_id: `inv-${i}`, padding })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => sink.append({ invocation_id: `inv-${i}`, padding })),
+    );
 
     expect(outcomes.every((ok) => ok === true)).toBe(true);
     const text = await readFile(path, "utf8");
@@ -124,7 +129,9 @@ describe("JsonlTraceSink", () => {
     const path = join(dir, "trace.jsonl");
     const sink = new JsonlTraceSink(path);
 
-    expect(await sink.append({ type: "tool_invocation", invocation_id: "big", title: "t".repeat(3_000_000) })).toBe(true);
+    expect(await sink.append({ type: "tool_invocation", invocation_id: "big", title: "t".repeat(3_000_000) })).toBe(
+      true,
+    );
 
     const text = await readFile(path, "utf8");
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(LIMIT_BYTES);
@@ -135,7 +142,11 @@ describe("JsonlTraceSink", () => {
     const files = new ScriptedTraceFiles();
     const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), { openFile: files.open });
 
-    const outcomes = await Promise.all([sink.append({ n: 1 }), sink.append({ n: 2 }), sink.append({ n: 3, text: "é".repeat(20_000) })]);
+    const outcomes = await Promise.all([
+      sink.append({ n: 1 }),
+      sink.append({ n: 2 }),
+      sink.append({ n: 3, text: "é".repeat(20_000) }),
+    ]);
 
     expect(outcomes).toEqual([true, true, true]);
     expect(files.writes).toHaveLength(3);
@@ -146,7 +157,10 @@ describe("JsonlTraceSink", () => {
   it("resolves false for a short write and starts its next line on a fresh line", async () => {
     const files = new ScriptedTraceFiles([10, "all"]);
     const errors: unknown[] = [];
-    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), { openFile: files.open, onFirstError: (error) => errors.push(error) });
+    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), {
+      openFile: files.open,
+      onFirstError: (error) => errors.push(error),
+    });
 
     const outcomes = [await sink.append({ n: 1, text: "first record" }), await sink.append({ n: 2 })];
 
@@ -172,7 +186,10 @@ describe("JsonlTraceSink", () => {
   it("resolves false when a write throws, tells onFirstError once, and writes again once space is back", async () => {
     const files = new ScriptedTraceFiles([enospc(), enospc(), "all"]);
     const errors: unknown[] = [];
-    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), { openFile: files.open, onFirstError: (error) => errors.push(error) });
+    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), {
+      openFile: files.open,
+      onFirstError: (error) => errors.push(error),
+    });
 
     const outcomes = [await sink.append({ n: 1 }), await sink.append({ n: 2 }), await sink.append({ n: 3 })];
 
@@ -184,7 +201,10 @@ describe("JsonlTraceSink", () => {
   it("warns once for a refused path and once for failed writes", async () => {
     const files = new ScriptedTraceFiles([], ["refuse", enospc(), "refuse", enospc()]);
     const errors: unknown[] = [];
-    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), { openFile: files.open, onFirstError: (error) => errors.push(error) });
+    const sink = new JsonlTraceSink(join(dir, "trace.jsonl"), {
+      openFile: files.open,
+      onFirstError: (error) => errors.push(error),
+    });
 
     const outcomes = [];
     for (let n = 1; n <= 4; n++) outcomes.push(await sink.append({ n }));
@@ -238,7 +258,12 @@ describe("JsonlTraceSink", () => {
     const devNull = new JsonlTraceSink("/dev/null", { onFirstError: (error) => refusals.push(String(error)) });
     const folder = new JsonlTraceSink(dir, { onFirstError: (error) => refusals.push(String(error)) });
 
-    const outcomes = [await devNull.append({ n: 1 }), await devNull.append({ n: 2 }), await folder.append({ n: 1 }), await folder.append({ n: 2 })];
+    const outcomes = [
+      await devNull.append({ n: 1 }),
+      await devNull.append({ n: 2 }),
+      await folder.append({ n: 1 }),
+      await folder.append({ n: 2 }),
+    ];
 
     expect(outcomes).toEqual([false, false, false, false]);
     expect(refusals).toHaveLength(2);
@@ -257,7 +282,9 @@ describe("JsonlTraceSink", () => {
 
     expect(stderr).not.toHaveBeenCalled();
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0][0]).toMatch(/^lookup-knowledge: cannot write the trace to ".*trace\.jsonl" \(.*\); lookups go on without a trace\.$/);
+    expect(warn.mock.calls[0][0]).toMatch(
+      /^lookup-knowledge: cannot write the trace to ".*trace\.jsonl" \(.*\); lookups go on without a trace\.$/,
+    );
     expect(warn.mock.calls[0][1]).toEqual({ code: "LOOKUP_KNOWLEDGE_TRACE" });
   });
 
@@ -390,7 +417,10 @@ describe("JsonlTraceSink", () => {
   it("reports a deleted trace whose folder became a file as not written, with one warning", async () => {
     const folder = join(dir, "traces");
     const errors: unknown[] = [];
-    const sink = new JsonlTraceSink(join(folder, "trace.jsonl"), { reopenCheckMs: 60_000, onFirstError: (error) => errors.push(error) });
+    const sink = new JsonlTraceSink(join(folder, "trace.jsonl"), {
+      reopenCheckMs: 60_000,
+      onFirstError: (error) => errors.push(error),
+    });
 
     const before = await sink.append({ n: 1 });
     await rm(folder, { recursive: true });
@@ -427,13 +457,22 @@ describe("JsonlTraceSink", () => {
     expect(files.opens).toBe(2);
   });
 
-  it.each([[-1], [Number.NaN], [Number.POSITIVE_INFINITY], ["1000"]])("refuses reopenCheckMs %s with INVALID_OPTION", (value) => {
-    expect(() => new JsonlTraceSink(join(dir, "trace.jsonl"), { reopenCheckMs: value as number })).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
-  });
+  it.each([[-1], [Number.NaN], [Number.POSITIVE_INFINITY], ["1000"]])(
+    "refuses reopenCheckMs %s with INVALID_OPTION",
+    (value) => {
+      expect(() => new JsonlTraceSink(join(dir, "trace.jsonl"), { reopenCheckMs: value as number })).toThrow(
+        expect.objectContaining({ code: "INVALID_OPTION" }),
+      );
+    },
+  );
 
   it("lets a process that never closes its sink exit on its own, without a warning when the sink is collected", () => {
     const path = join(dir, "trace.jsonl");
-    const child = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", UNCLOSED_CHILD, path], { cwd: REPO_ROOT, encoding: "utf8", timeout: 60_000 });
+    const child = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", UNCLOSED_CHILD, path], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
 
     expect(child.error).toBeUndefined();
     expect(child.stderr).toBe("");

@@ -45,7 +45,9 @@ describe("toOtelSpan", () => {
   });
 
   it("marks an error record ERROR with its error.type and message", () => {
-    const span = toOtelSpan(toErrorRecord("inv-e", CONTEXT, new LookupKnowledgeError("EMBEDDINGS_TIMEOUT", "too slow")));
+    const span = toOtelSpan(
+      toErrorRecord("inv-e", CONTEXT, new LookupKnowledgeError("EMBEDDINGS_TIMEOUT", "too slow")),
+    );
 
     expect(span.status).toEqual({ code: "ERROR", message: "lookup-knowledge: too slow" });
     expect(span.attributes["error.type"]).toBe("EMBEDDINGS_TIMEOUT");
@@ -53,7 +55,9 @@ describe("toOtelSpan", () => {
   });
 
   it("leaves out the ids a record does not have, the query text and the evidence previews", () => {
-    const span = toOtelSpan(toTraceRecord(lookupResult([block({ content: "PRIVATE CONTENT" })]), { ...CONTEXT, identity: undefined }));
+    const span = toOtelSpan(
+      toTraceRecord(lookupResult([block({ content: "PRIVATE CONTENT" })]), { ...CONTEXT, identity: undefined }),
+    );
 
     expect(span.attributes).not.toHaveProperty("gen_ai.tool.call.id");
     expect(span.attributes).not.toHaveProperty("gen_ai.conversation.id");

@@ -43,7 +43,10 @@ describe("readTraceFile", () => {
     const path = join(dir, "trace.jsonl");
     await writeFile(path, '{"invocation_id":"a"}\n{"invocation_id":"b","ti\n{"invocation_id":"c"}\n');
 
-    expect(await readTraceFile(path)).toEqual({ records: [{ invocation_id: "a" }, { invocation_id: "c" }], skippedLines: 1 });
+    expect(await readTraceFile(path)).toEqual({
+      records: [{ invocation_id: "a" }, { invocation_id: "c" }],
+      skippedLines: 1,
+    });
   });
 
   it("reads a trace that was never written as no records", async () => {

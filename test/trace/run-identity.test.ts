@@ -17,7 +17,15 @@ describe("toolRunIdentity", () => {
   });
 
   it("gives null for every id a config does not hold, whatever its shape", () => {
-    for (const config of [undefined, null, {}, { toolCall: {} }, { callbacks: [] }, { configurable: { thread_id: {} } }, { toolCall: { id: "  " } }]) {
+    for (const config of [
+      undefined,
+      null,
+      {},
+      { toolCall: {} },
+      { callbacks: [] },
+      { configurable: { thread_id: {} } },
+      { toolCall: { id: "  " } },
+    ]) {
       expect(toolRunIdentity(config)).toEqual({ toolCallId: null, runId: null, threadId: null });
     }
   });
@@ -47,11 +55,26 @@ describe("newRunId", () => {
 describe("run ids in a bounded trace line", () => {
   it("keep the line within MAX_TRACE_LINE_BYTES when the ids are as long as they may be", () => {
     const identity = { toolCallId: "c".repeat(128), runId: "r".repeat(128), threadId: "t".repeat(128) };
-    const huge = lookupResult(Array.from({ length: 60 }, (_, i) => block({ source: `s${i}`.repeat(100), content: "x".repeat(5_000) })));
-    const record = toTraceRecord(huge, { toolName: "lookup_knowledge", startedAt: 0, durationMs: 1, input: { query: "q", domain: null, limit: 5 }, corpusFingerprint: null, l1CandidateCount: 0, l1Error: null, identity });
+    const huge = lookupResult(
+      Array.from({ length: 60 }, (_, i) => block({ source: `s${i}`.repeat(100), content: "x".repeat(5_000) })),
+    );
+    const record = toTraceRecord(huge, {
+      toolName: "lookup_knowledge",
+      startedAt: 0,
+      durationMs: 1,
+      input: { query: "q", domain: null, limit: 5 },
+      corpusFingerprint: null,
+      l1CandidateCount: 0,
+      l1Error: null,
+      identity,
+    });
     const line = serializeTraceLine(record);
 
     expect(lineBytes(record)).toBeLessThanOrEqual(LIMIT_BYTES);
-    expect(line.ok && JSON.parse(line.line)).toMatchObject({ tool_call_id: identity.toolCallId, run_id: identity.runId, thread_id: identity.threadId });
+    expect(line.ok && JSON.parse(line.line)).toMatchObject({
+      tool_call_id: identity.toolCallId,
+      run_id: identity.runId,
+      thread_id: identity.threadId,
+    });
   });
 });

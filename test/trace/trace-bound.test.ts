@@ -22,7 +22,9 @@ function details(record: ToolInvocationRecord) {
 describe("the bound on a tool_invocation record", () => {
   it("cuts 1 MB titles so that the line stays within 64 KiB, and lists what it cut", () => {
     const title = `Huge ${"title ".repeat(MB / 6)}`;
-    const evidence = Array.from({ length: 5 }, (_, i) => block({ source: `huge.md#s${i}`, title, hitReasons: [`L0:title:${title}`, "L1:similarity:0.50"] }));
+    const evidence = Array.from({ length: 5 }, (_, i) =>
+      block({ source: `huge.md#s${i}`, title, hitReasons: [`L0:title:${title}`, "L1:similarity:0.50"] }),
+    );
     const record = toTraceRecord(lookupResult(evidence, { titles: [title] }), traceContext());
 
     expect(lineBytes(record)).toBeLessThanOrEqual(LIMIT_BYTES);
@@ -31,7 +33,11 @@ describe("the bound on a tool_invocation record", () => {
     expect(cut.endsWith("…")).toBe(true);
     expect(details(record).l0.matched_titles[0].startsWith("Huge title")).toBe(true);
     expect(record.truncated).toEqual(
-      expect.arrayContaining(["retrieval_details.l0.matched_titles[]", "retrieval_details.evidence[].title", "retrieval_details.evidence[].hit_reasons[]"]),
+      expect.arrayContaining([
+        "retrieval_details.l0.matched_titles[]",
+        "retrieval_details.evidence[].title",
+        "retrieval_details.evidence[].hit_reasons[]",
+      ]),
     );
     // What was not cut keeps its value.
     expect(details(record).evidence[0].hit_reasons[1]).toBe("L1:similarity:0.50");
@@ -39,8 +45,15 @@ describe("the bound on a tool_invocation record", () => {
   });
 
   it("cuts a long domain evidence list and its long domains, keeping the numbers", () => {
-    const domainEvidence = Array.from({ length: 5_000 }, (_, i) => ({ domain: `d${i}-${"x".repeat(1_000)}`, strength: 2, files: i + 1 }));
-    const record = toTraceRecord(lookupResult([block()], { domains: domainEvidence.map(({ domain }) => domain), domainEvidence }), traceContext());
+    const domainEvidence = Array.from({ length: 5_000 }, (_, i) => ({
+      domain: `d${i}-${"x".repeat(1_000)}`,
+      strength: 2,
+      files: i + 1,
+    }));
+    const record = toTraceRecord(
+      lookupResult([block()], { domains: domainEvidence.map(({ domain }) => domain), domainEvidence }),
+      traceContext(),
+    );
 
     expect(lineBytes(record)).toBeLessThanOrEqual(LIMIT_BYTES);
     const kept = details(record).l0.domain_evidence;
@@ -51,7 +64,9 @@ describe("the bound on a tool_invocation record", () => {
       expect(domainEvidence[i].domain.startsWith(entry.domain.replace(/…$/, ""))).toBe(true);
       expect(entry).toMatchObject({ strength: 2, files: i + 1 });
     });
-    expect(record.truncated).toEqual(expect.arrayContaining(["retrieval_details.l0.domain_evidence", "retrieval_details.l0.domain_evidence[].domain"]));
+    expect(record.truncated).toEqual(
+      expect.arrayContaining(["retrieval_details.l0.domain_evidence", "retrieval_details.l0.domain_evidence[].domain"]),
+    );
   });
 
   it("keeps the first of 10,000 hit reasons and says the list was cut", () => {
@@ -68,7 +83,17 @@ describe("the bound on a tool_invocation record", () => {
 
   it("cuts a 1 MB error message of a failed lookup and of a failed L1 search", () => {
     const message = `embedder down: ${"x".repeat(MB)}`;
-    const failed = toErrorRecord("inv-err", { toolName: "lookup_knowledge", startedAt: 0, durationMs: 1, input: { query: "q", domain: null, limit: 5 }, corpusFingerprint: null }, new Error(message));
+    const failed = toErrorRecord(
+      "inv-err",
+      {
+        toolName: "lookup_knowledge",
+        startedAt: 0,
+        durationMs: 1,
+        input: { query: "q", domain: null, limit: 5 },
+        corpusFingerprint: null,
+      },
+      new Error(message),
+    );
     const l1Failed = toTraceRecord(lookupResult([block()]), traceContext("q", message));
 
     expect(lineBytes(failed)).toBeLessThanOrEqual(LIMIT_BYTES);
@@ -102,8 +127,13 @@ describe("the bound on a tool_invocation record", () => {
   it("never splits a surrogate pair and stays within 64 KiB in bytes for non-ASCII text", () => {
     const emoji = "😀".repeat(MB / 2);
     const cjk = "漢".repeat(MB);
-    const evidence = Array.from({ length: 20 }, (_, i) => block({ source: `${cjk}#${i}`, title: emoji, hitReasons: [`L0:title:${emoji}`, `L0:entity:${cjk}`] }));
-    const record = toTraceRecord(lookupResult(evidence, { titles: [emoji, cjk], entities: [cjk] }), traceContext(emoji));
+    const evidence = Array.from({ length: 20 }, (_, i) =>
+      block({ source: `${cjk}#${i}`, title: emoji, hitReasons: [`L0:title:${emoji}`, `L0:entity:${cjk}`] }),
+    );
+    const record = toTraceRecord(
+      lookupResult(evidence, { titles: [emoji, cjk], entities: [cjk] }),
+      traceContext(emoji),
+    );
     const line = JSON.stringify(record);
 
     expect(lineBytes(record)).toBeLessThanOrEqual(LIMIT_BYTES);
@@ -113,7 +143,10 @@ describe("the bound on a tool_invocation record", () => {
 
   it("stays valid JSON and valid UTF-8 when the input holds lone surrogates", () => {
     const lone = "a\uD800b\uDC00c\uDBFF".repeat(200_000);
-    const record = toTraceRecord(lookupResult([block({ title: lone, source: lone, hitReasons: [lone, lone] })], { keywords: [lone] }), traceContext(lone));
+    const record = toTraceRecord(
+      lookupResult([block({ title: lone, source: lone, hitReasons: [lone, lone] })], { keywords: [lone] }),
+      traceContext(lone),
+    );
     const line = JSON.stringify(record);
 
     expect(lineBytes(record)).toBeLessThanOrEqual(LIMIT_BYTES);
@@ -125,7 +158,11 @@ describe("the bound on a tool_invocation record", () => {
     const record = toTraceRecord(lookupResult([block()], { titles: ["Restart"] }), traceContext());
 
     expect(record).not.toHaveProperty("truncated");
-    expect(details(record).evidence[0]).toMatchObject({ source: "ops/restart.md#drain", title: "Restart", hit_reasons: ["L0:keyword:drain"] });
+    expect(details(record).evidence[0]).toMatchObject({
+      source: "ops/restart.md#drain",
+      title: "Restart",
+      hit_reasons: ["L0:keyword:drain"],
+    });
   });
 
   it("holds the bound for 120 generated records of every size, keeping identity and counts", () => {
@@ -133,11 +170,19 @@ describe("the bound on a tool_invocation record", () => {
       const gen = hostileGenerator(seed);
       const lone = gen.random() < 0.2;
       // Many items or huge items, not both: the inputs themselves must fit in memory.
-      const list = (max: number, huge = 0.1) => (gen.random() < huge ? Array.from({ length: gen.int(12_000) }, () => gen.text(lone, 2)) : Array.from({ length: gen.int(max) }, () => gen.text(lone, 5)));
+      const list = (max: number, huge = 0.1) =>
+        gen.random() < huge
+          ? Array.from({ length: gen.int(12_000) }, () => gen.text(lone, 2))
+          : Array.from({ length: gen.int(max) }, () => gen.text(lone, 5));
       const many = gen.random() < 0.1;
       const orders = many ? 4 : 6;
       const evidence = Array.from({ length: gen.int(many ? 200 : 20) }, () =>
-        block({ source: gen.text(lone, orders), title: gen.text(lone, orders), content: gen.text(lone, orders), hitReasons: list(many ? 3 : 30, many ? 0 : 0.05) }),
+        block({
+          source: gen.text(lone, orders),
+          title: gen.text(lone, orders),
+          content: gen.text(lone, orders),
+          hitReasons: list(many ? 3 : 30, many ? 0 : 0.05),
+        }),
       );
       const query = gen.text(lone);
       const hints = { titles: list(60), keywords: list(60), domains: list(5), entities: list(60) };
@@ -153,15 +198,21 @@ describe("the bound on a tool_invocation record", () => {
       expect(details(parsed).evidence_count, context).toBe(evidence.length);
       expect(details(parsed).candidate_count, context).toBe(evidence.length + 3);
       if (!lone) expect(stringsOf(parsed).some(hasLoneSurrogate), context).toBe(false);
-      for (const kept of details(parsed).evidence) expect(kept.content_preview.length, context).toBeLessThanOrEqual(200);
+      for (const kept of details(parsed).evidence)
+        expect(kept.content_preview.length, context).toBeLessThanOrEqual(200);
       // Kept items are prefixes of the originals, in order.
       details(parsed).evidence.forEach((kept, i) => {
-        kept.hit_reasons.forEach((reason, j) => expect(evidence[i].hitReasons[j].startsWith(reason.replace(/…$/, "")), context).toBe(true));
+        kept.hit_reasons.forEach((reason, j) =>
+          expect(evidence[i].hitReasons[j].startsWith(reason.replace(/…$/, "")), context).toBe(true),
+        );
       });
       if (parsed.truncated === undefined) {
         expect(parsed.input.query, context).toBe(query);
         expect(details(parsed).l0.matched_titles, context).toEqual(hints.titles);
-        expect(details(parsed).evidence.map((e) => e.hit_reasons), context).toEqual(evidence.map((e) => e.hitReasons));
+        expect(
+          details(parsed).evidence.map((e) => e.hit_reasons),
+          context,
+        ).toEqual(evidence.map((e) => e.hitReasons));
       } else {
         expect(parsed.truncated.length, context).toBeGreaterThan(0);
       }

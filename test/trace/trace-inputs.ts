@@ -22,7 +22,9 @@ export function hasLoneSurrogate(text: string): boolean {
 /** True when the UTF-8 bytes of `line` decode strictly back to `line`. */
 export function isValidUtf8Line(line: string): boolean {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(line, "utf8")) === line && !hasLoneSurrogate(line);
+    return (
+      new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(line, "utf8")) === line && !hasLoneSurrogate(line)
+    );
   } catch {
     return false;
   }
@@ -38,11 +40,23 @@ export function stringsOf(value: unknown): string[] {
 
 /** A block of evidence with the given fields. */
 export function block(fields: Partial<EvidenceBlock> = {}): EvidenceBlock {
-  return { source: "ops/restart.md#drain", title: "Restart", retrievalLayer: "L0+L1", content: "Drain the node first.", hitReasons: ["L0:keyword:drain"], score: 0.5, ...fields };
+  return {
+    source: "ops/restart.md#drain",
+    title: "Restart",
+    retrievalLayer: "L0+L1",
+    content: "Drain the node first.",
+    hitReasons: ["L0:keyword:drain"],
+    score: 0.5,
+    ...fields,
+  };
 }
 
 /** A lookup result with the given evidence and hints. */
-export function lookupResult(evidence: EvidenceBlock[], hints: Partial<LookupResult["hints"]> = {}, query = "how to drain a node"): LookupResult {
+export function lookupResult(
+  evidence: EvidenceBlock[],
+  hints: Partial<LookupResult["hints"]> = {},
+  query = "how to drain a node",
+): LookupResult {
   return {
     invocationId: "inv-huge",
     query,
@@ -80,7 +94,7 @@ export function traceContext(query = "how to drain a node", l1Error: string | nu
 export const seededRandom = mulberry32;
 
 /** Alphabets of hostile text: JSON escapes (6 bytes a character), 2-4 byte UTF-8, emoji pairs. */
-const ALPHABETS = ["abc xyz ", "\u0001\u001f\"\\\n\t", "é漢字ß", "😀👍🏽", "\u2028\u2029\u0085"];
+const ALPHABETS = ["abc xyz ", '\u0001\u001f"\\\n\t', "é漢字ß", "😀👍🏽", "\u2028\u2029\u0085"];
 
 /** Generates strings and counts for property-style tests, from one seed. */
 export function hostileGenerator(seed: number) {

@@ -37,8 +37,19 @@ describe("serializeTraceLine", () => {
   });
 
   it("cuts any record to the bound: a 3 MB string and 100,000 list items", () => {
-    const line = lineOf({ type: "custom", invocation_id: "big", payload: "漢".repeat(1_000_000), items: Array.from({ length: 100_000 }, (_, i) => `item-${i}`) });
-    const parsed = JSON.parse(line) as { type: string; invocation_id: string; payload: string; items: string[]; truncated: string[] };
+    const line = lineOf({
+      type: "custom",
+      invocation_id: "big",
+      payload: "漢".repeat(1_000_000),
+      items: Array.from({ length: 100_000 }, (_, i) => `item-${i}`),
+    });
+    const parsed = JSON.parse(line) as {
+      type: string;
+      invocation_id: string;
+      payload: string;
+      items: string[];
+      truncated: string[];
+    };
 
     expect(Buffer.byteLength(line)).toBeLessThanOrEqual(LIMIT_BYTES);
     expect(isValidUtf8Line(line)).toBe(true);
@@ -53,7 +64,12 @@ describe("serializeTraceLine", () => {
     const line = lineOf(record);
 
     expect(Buffer.byteLength(line)).toBeLessThanOrEqual(LIMIT_BYTES);
-    expect(JSON.parse(line)).toEqual({ type: "custom", invocation_id: "wide", truncated: ["*"], original_bytes: Buffer.byteLength(JSON.stringify(record)) });
+    expect(JSON.parse(line)).toEqual({
+      type: "custom",
+      invocation_id: "wide",
+      truncated: ["*"],
+      original_bytes: Buffer.byteLength(JSON.stringify(record)),
+    });
   });
 
   it("reports a record that cannot be serialised instead of throwing", () => {

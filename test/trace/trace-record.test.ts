@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { CONTENT_PREVIEW_CHARS, preview, toErrorRecord, toTraceRecord, type TraceContext } from "../../src/trace/trace-record.js";
+import {
+  CONTENT_PREVIEW_CHARS,
+  preview,
+  toErrorRecord,
+  toTraceRecord,
+  type TraceContext,
+} from "../../src/trace/trace-record.js";
 import { LookupKnowledgeError } from "../../src/errors.js";
 import { capText } from "../../src/text/cap-text.js";
 import type { LookupResult } from "../../src/types.js";
@@ -18,7 +24,12 @@ function result(overrides: Partial<LookupResult> = {}): LookupResult {
       hitReasons: ["L0:keyword:drain", "L1:similarity:0.81"],
       score: 0.93,
     },
-    { source: "ops/notes.md#top", retrievalLayer: "L1" as const, content: "Short   note\n\nwith  spaces.", hitReasons: ["L1:similarity:0.40"] },
+    {
+      source: "ops/notes.md#top",
+      retrievalLayer: "L1" as const,
+      content: "Short   note\n\nwith  spaces.",
+      hitReasons: ["L1:similarity:0.40"],
+    },
   ];
   return {
     invocationId: "inv-42",
@@ -66,7 +77,23 @@ describe("toTraceRecord", () => {
       corpus_fingerprint: "fp-1",
     });
     expect(Object.keys(record).sort()).toEqual(
-      ["access", "corpus_fingerprint", "duration_ms", "durations_ms", "index_generation", "input", "invocation_id", "retrieval_details", "run_id", "started_at", "status", "thread_id", "tool_call_id", "tool_name", "type"].sort(),
+      [
+        "access",
+        "corpus_fingerprint",
+        "duration_ms",
+        "durations_ms",
+        "index_generation",
+        "input",
+        "invocation_id",
+        "retrieval_details",
+        "run_id",
+        "started_at",
+        "status",
+        "thread_id",
+        "tool_call_id",
+        "tool_name",
+        "type",
+      ].sort(),
     );
   });
 
@@ -96,14 +123,48 @@ describe("toTraceRecord", () => {
     if (details === null) throw new Error("expected retrieval details");
 
     expect(Object.keys(details).sort()).toEqual(
-      ["candidate_count", "content_truncated", "evidence", "evidence_count", "fallback_reason", "l0", "l1", "relevance", "retrieval_layer"].sort(),
+      [
+        "candidate_count",
+        "content_truncated",
+        "evidence",
+        "evidence_count",
+        "fallback_reason",
+        "l0",
+        "l1",
+        "relevance",
+        "retrieval_layer",
+      ].sort(),
     );
-    expect(details.l0).toEqual({ matched_titles: ["Restart"], matched_keywords: ["drain"], domains: ["ops"], entities: ["kubectl"], domain_evidence: [] });
+    expect(details.l0).toEqual({
+      matched_titles: ["Restart"],
+      matched_keywords: ["drain"],
+      domains: ["ops"],
+      entities: ["kubectl"],
+      domain_evidence: [],
+    });
     expect(details.l1).toEqual({ status: "ok", domain_filter: "ops", candidate_count: 3 });
     expect(details.relevance).toEqual({ level: "high", semantic_support: true });
-    expect(details).toMatchObject({ retrieval_layer: "L0+L1", fallback_reason: null, candidate_count: 4, evidence_count: 2, content_truncated: false });
-    expect(Object.keys(details.evidence[0]).sort()).toEqual(["content_preview", "hit_reasons", "retrieval_layer", "score", "source", "title"]);
-    expect(details.evidence[0]).toMatchObject({ source: "ops/restart.md#drain", title: "Restart", retrieval_layer: "L0+L1", score: 0.93 });
+    expect(details).toMatchObject({
+      retrieval_layer: "L0+L1",
+      fallback_reason: null,
+      candidate_count: 4,
+      evidence_count: 2,
+      content_truncated: false,
+    });
+    expect(Object.keys(details.evidence[0]).sort()).toEqual([
+      "content_preview",
+      "hit_reasons",
+      "retrieval_layer",
+      "score",
+      "source",
+      "title",
+    ]);
+    expect(details.evidence[0]).toMatchObject({
+      source: "ops/restart.md#drain",
+      title: "Restart",
+      retrieval_layer: "L0+L1",
+      score: 0.93,
+    });
     expect(details.evidence[1]).toMatchObject({ title: null, score: null, content_preview: "Short note with spaces." });
   });
 
@@ -119,7 +180,13 @@ describe("toTraceRecord", () => {
   });
 
   it("records the stage durations in milliseconds, rounded to 0.01 ms", () => {
-    expect(toTraceRecord(result(), CONTEXT).durations_ms).toEqual({ l0: 1.23, embed: 2.01, l1: 4.5, merge: 0, total: 12.35 });
+    expect(toTraceRecord(result(), CONTEXT).durations_ms).toEqual({
+      l0: 1.23,
+      embed: 2.01,
+      l1: 4.5,
+      merge: 0,
+      total: 12.35,
+    });
   });
 
   it("records an embed duration of 0 when the timings have none (a caller from before the embedding was timed apart)", () => {
@@ -132,11 +199,18 @@ describe("toTraceRecord", () => {
     expect(toTraceRecord(result(), CONTEXT)).toMatchObject({ tool_call_id: null, run_id: null, thread_id: null });
     const identity = { toolCallId: "call_7", runId: "01a2342a-7f60-74cc-bb73-2a668d2de105", threadId: "thread-1" };
 
-    expect(toTraceRecord(result(), { ...CONTEXT, identity })).toMatchObject({ tool_call_id: "call_7", run_id: identity.runId, thread_id: "thread-1" });
+    expect(toTraceRecord(result(), { ...CONTEXT, identity })).toMatchObject({
+      tool_call_id: "call_7",
+      run_id: identity.runId,
+      thread_id: "thread-1",
+    });
   });
 
   it("records 0 for a stage duration that is negative or not a finite number", () => {
-    const record = toTraceRecord(result(), { ...CONTEXT, timings: { l0Ms: -3, l1Ms: Number.NaN, mergeMs: Number.POSITIVE_INFINITY, totalMs: 2 } });
+    const record = toTraceRecord(result(), {
+      ...CONTEXT,
+      timings: { l0Ms: -3, l1Ms: Number.NaN, mergeMs: Number.POSITIVE_INFINITY, totalMs: 2 },
+    });
 
     expect(record.durations_ms).toEqual({ l0: 0, embed: 0, l1: 0, merge: 0, total: 2 });
   });
@@ -148,10 +222,18 @@ describe("toTraceRecord", () => {
   });
 
   it("records the L1 error message only when there was one", () => {
-    const failed = toTraceRecord(result({ l1Status: "error", fallbackReason: "l1_error" }), { ...CONTEXT, l1Error: "embedder down" });
+    const failed = toTraceRecord(result({ l1Status: "error", fallbackReason: "l1_error" }), {
+      ...CONTEXT,
+      l1Error: "embedder down",
+    });
     const fine = toTraceRecord(result(), CONTEXT);
 
-    expect(failed.retrieval_details?.l1).toEqual({ status: "error", domain_filter: "ops", candidate_count: 3, error: "embedder down" });
+    expect(failed.retrieval_details?.l1).toEqual({
+      status: "error",
+      domain_filter: "ops",
+      candidate_count: 3,
+      error: "embedder down",
+    });
     expect(failed.retrieval_details?.fallback_reason).toBe("l1_error");
     expect(fine.retrieval_details?.l1).not.toHaveProperty("error");
   });
@@ -188,7 +270,13 @@ describe("toErrorRecord", () => {
   it("records a failed lookup with its error message and no retrieval details", () => {
     const record = toErrorRecord(
       "inv-err",
-      { toolName: "lookup_knowledge", startedAt: 0, durationMs: 1.23456, input: { query: "q", domain: "it", limit: 3 }, corpusFingerprint: null },
+      {
+        toolName: "lookup_knowledge",
+        startedAt: 0,
+        durationMs: 1.23456,
+        input: { query: "q", domain: "it", limit: 3 },
+        corpusFingerprint: null,
+      },
       new Error("graph exploded"),
     );
 
@@ -213,9 +301,17 @@ describe("toErrorRecord", () => {
   });
 
   it("names the failure's class: our error code, else the error's name", () => {
-    const context = { toolName: "lookup_knowledge", startedAt: 0, durationMs: 1, input: { query: "q", domain: null, limit: 3 }, corpusFingerprint: null };
+    const context = {
+      toolName: "lookup_knowledge",
+      startedAt: 0,
+      durationMs: 1,
+      input: { query: "q", domain: null, limit: 3 },
+      corpusFingerprint: null,
+    };
 
-    expect(toErrorRecord("a", context, new LookupKnowledgeError("INVALID_INPUT", "bad query")).error_type).toBe("INVALID_INPUT");
+    expect(toErrorRecord("a", context, new LookupKnowledgeError("INVALID_INPUT", "bad query")).error_type).toBe(
+      "INVALID_INPUT",
+    );
     expect(toErrorRecord("b", context, new TypeError("nope")).error_type).toBe("TypeError");
     expect(toErrorRecord("c", context, "a string thrown").error_type).toBe("_OTHER");
   });

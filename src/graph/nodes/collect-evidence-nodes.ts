@@ -6,7 +6,10 @@ import type { RetrievalStateType, RetrievalStateUpdate } from "../state.js";
 /** Both layers answered: evidence from L0 and L1 candidates, deduped by source in `dedupe_and_trace`. Its duration counts toward `timings.mergeMs`. */
 export function collectEvidenceNode(state: RetrievalStateType): RetrievalStateUpdate {
   const started = clock();
-  const evidence = [...candidatesToEvidence(state.l0Candidates, "L0"), ...candidatesToEvidence(state.l1Candidates, "L1")];
+  const evidence = [
+    ...candidatesToEvidence(state.l0Candidates, "L0"),
+    ...candidatesToEvidence(state.l1Candidates, "L1"),
+  ];
   return { evidence, timings: { mergeMs: elapsedMs(started) } };
 }
 

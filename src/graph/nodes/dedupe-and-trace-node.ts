@@ -43,7 +43,16 @@ async function appendTrace(sink: TraceSink, record: ToolInvocationRecord): Promi
  * (its `durations_ms` has no trace stage: the append is in `timings.traceMs` only), and the
  * run ids of `state.runIdentity`.
  */
-export function createDedupeAndTraceNode({ l0Weight, traceSink, toolName, corpusFingerprint, indexGeneration = null, relevance, evidence, now = Date.now }: DedupeAndTraceNodeOptions) {
+export function createDedupeAndTraceNode({
+  l0Weight,
+  traceSink,
+  toolName,
+  corpusFingerprint,
+  indexGeneration = null,
+  relevance,
+  evidence,
+  now = Date.now,
+}: DedupeAndTraceNodeOptions) {
   return async function dedupeAndTrace(state: RetrievalStateType): Promise<RetrievalStateUpdate> {
     const started = clock();
     const merged = dedupeEvidence(state.evidence, { l0Weight, limit: state.limit });
@@ -74,7 +83,11 @@ export function createDedupeAndTraceNode({ l0Weight, traceSink, toolName, corpus
     });
     const traceWritten = await appendTrace(traceSink, record);
     const finished = clock();
-    const timings: LookupTimings = { ...stages, traceMs: elapsedMs(traceStarted, finished), totalMs: elapsedMs(state.runStartedAt, finished) };
+    const timings: LookupTimings = {
+      ...stages,
+      traceMs: elapsedMs(traceStarted, finished),
+      totalMs: elapsedMs(state.runStartedAt, finished),
+    };
     return { result: { ...draft, traceWritten, timings }, timings };
   };
 }

@@ -38,7 +38,10 @@ export interface L0HintsNodeOptions {
  */
 export function createL0HintsNode({ l0, k, maxLimit, control = null, access = null, traceDenial }: L0HintsNodeOptions) {
   const checkRetrievalInput = createInputCheck(maxLimit);
-  return async function l0Hints(state: RetrievalStateType, config?: LangGraphRunnableConfig): Promise<RetrievalStateUpdate> {
+  return async function l0Hints(
+    state: RetrievalStateType,
+    config?: LangGraphRunnableConfig,
+  ): Promise<RetrievalStateUpdate> {
     const started = clock();
     const input = checkRetrievalInput(state);
     let scope: AppliedScope | null = null;
@@ -53,12 +56,24 @@ export function createL0HintsNode({ l0, k, maxLimit, control = null, access = nu
     }
     // Normalised as chooseDomainFilter does, so that L0 and L1 filter by the same domain.
     const forced = input.domain?.trim().toLowerCase() || null;
-    if (l0 === null) return { scope, domainFilter: chooseDomainFilter(forced, emptyHints()), timings: { l0Ms: elapsedMs(started) } };
+    if (l0 === null)
+      return { scope, domainFilter: chooseDomainFilter(forced, emptyHints()), timings: { l0Ms: elapsedMs(started) } };
     const filter = control?.filter(scope, forced) ?? null;
     const readable = scope === null ? null : (control?.filter(scope, null) ?? null);
-    const { hints, candidates } = l0.search(input.query, { domain: forced, limit: Math.max(k, input.limit), filter, readable });
+    const { hints, candidates } = l0.search(input.query, {
+      domain: forced,
+      limit: Math.max(k, input.limit),
+      filter,
+      readable,
+    });
     // A searcher that ignored the filter still never hands a hidden chunk on.
     const kept = filter === null ? candidates : candidates.filter((candidate) => admits(filter, candidate.id));
-    return { scope, hints, l0Candidates: kept, domainFilter: chooseDomainFilter(forced, hints), timings: { l0Ms: elapsedMs(started) } };
+    return {
+      scope,
+      hints,
+      l0Candidates: kept,
+      domainFilter: chooseDomainFilter(forced, hints),
+      timings: { l0Ms: elapsedMs(started) },
+    };
   };
 }

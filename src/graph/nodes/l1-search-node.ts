@@ -26,7 +26,9 @@ export interface L1SearchNodeOptions {
 /** The node's time split at the moment the query vector was ready (none: all of it is search). */
 function l1Timings(started: number, embeddedAt: number | null): Pick<LookupTimings, "embedMs" | "l1Ms"> {
   const ended = clock();
-  return embeddedAt === null ? { embedMs: 0, l1Ms: elapsedMs(started, ended) } : { embedMs: elapsedMs(started, embeddedAt), l1Ms: elapsedMs(embeddedAt, ended) };
+  return embeddedAt === null
+    ? { embedMs: 0, l1Ms: elapsedMs(started, ended) }
+    : { embedMs: elapsedMs(started, embeddedAt), l1Ms: elapsedMs(embeddedAt, ended) };
 }
 
 /**
@@ -38,7 +40,10 @@ function l1Timings(started: number, embeddedAt: number | null): Pick<LookupTimin
  * the rest of the node as `timings.l1Ms` (split where the searcher calls `onQueryEmbedded`).
  */
 export function createL1SearchNode({ l1, enabled, k, minScore, timeoutMs, control = null }: L1SearchNodeOptions) {
-  return async function l1Search(state: RetrievalStateType, config?: LangGraphRunnableConfig): Promise<RetrievalStateUpdate> {
+  return async function l1Search(
+    state: RetrievalStateType,
+    config?: LangGraphRunnableConfig,
+  ): Promise<RetrievalStateUpdate> {
     const started = clock();
     if (!enabled) return { l1Status: "disabled", timings: l1Timings(started, null) };
     if (l1 === null) return { l1Status: "unavailable", timings: l1Timings(started, null) };
@@ -50,10 +55,23 @@ export function createL1SearchNode({ l1, enabled, k, minScore, timeoutMs, contro
     try {
       const filter = control?.filter(state.scope, state.domainFilter) ?? null;
       const rowKeys = control?.rowKeysFor(state.scope) ?? null;
-      const found = await l1.search(state.query, { domain: state.domainFilter, filter, rowKeys, k: Math.max(k, state.limit), minScore, timeoutMs, signal, onQueryEmbedded });
+      const found = await l1.search(state.query, {
+        domain: state.domainFilter,
+        filter,
+        rowKeys,
+        k: Math.max(k, state.limit),
+        minScore,
+        timeoutMs,
+        signal,
+        onQueryEmbedded,
+      });
       // A searcher that ignored the filter still never hands a hidden chunk on.
       const candidates = filter === null ? found : found.filter((candidate) => admits(filter, candidate.id));
-      return { l1Status: candidates.length > 0 ? "ok" : "empty", l1Candidates: candidates, timings: l1Timings(started, embeddedAt) };
+      return {
+        l1Status: candidates.length > 0 ? "ok" : "empty",
+        l1Candidates: candidates,
+        timings: l1Timings(started, embeddedAt),
+      };
     } catch (error) {
       if (signal?.aborted) throw error;
       return { l1Status: "error", l1Error: errorMessage(error), timings: l1Timings(started, embeddedAt) };

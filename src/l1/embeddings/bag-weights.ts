@@ -9,7 +9,11 @@ import type { VocabularyLimits } from "./term-weights.js";
  * In how many of the given documents each term id of a bag vocabulary occurs.
  * @param documents Document numbers to count; every bag when omitted.
  */
-export function bagDocumentFrequencies(bags: readonly Uint32Array[], termCount: number, documents?: Int32Array): Uint32Array {
+export function bagDocumentFrequencies(
+  bags: readonly Uint32Array[],
+  termCount: number,
+  documents?: Int32Array,
+): Uint32Array {
   const df = new Uint32Array(termCount);
   const count = documents === undefined ? bags.length : documents.length;
   for (let d = 0; d < count; d++) {

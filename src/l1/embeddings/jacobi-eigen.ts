@@ -27,7 +27,7 @@ export function jacobiEigen(symmetric: Float64Array, n: number, maxSweeps = 60):
   for (let sweep = 0; sweep < maxSweeps; sweep++) {
     let off = 0;
     for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) off += a[p * n + q] * a[p * n + q];
-    if (off <= (1e-13 * 1e-13) * total) break;
+    if (off <= 1e-13 * 1e-13 * total) break;
     for (let p = 0; p < n - 1; p++) {
       for (let q = p + 1; q < n; q++) {
         const apq = a[p * n + q];

@@ -36,7 +36,14 @@ export function dot(x: Float64Array, xo: number, y: Float64Array, yo: number, le
 }
 
 /** `y[yo ..] += alpha · x[xo ..]` over `length` entries. */
-export function axpy(alpha: number, x: Float64Array | Float32Array, xo: number, y: Float64Array, yo: number, length: number): void {
+export function axpy(
+  alpha: number,
+  x: Float64Array | Float32Array,
+  xo: number,
+  y: Float64Array,
+  yo: number,
+  length: number,
+): void {
   let i = 0;
   for (; i + 3 < length; i += 4) {
     y[yo + i] += alpha * x[xo + i];
@@ -93,7 +100,15 @@ export function axpyRows(
     const x7 = rows[t + 7] * stride;
     for (let j = 0; j < length; j++) {
       y[yo + j] =
-        y[yo + j] + a0 * x[x0 + j] + a1 * x[x1 + j] + a2 * x[x2 + j] + a3 * x[x3 + j] + a4 * x[x4 + j] + a5 * x[x5 + j] + a6 * x[x6 + j] + a7 * x[x7 + j];
+        y[yo + j] +
+        a0 * x[x0 + j] +
+        a1 * x[x1 + j] +
+        a2 * x[x2 + j] +
+        a3 * x[x3 + j] +
+        a4 * x[x4 + j] +
+        a5 * x[x5 + j] +
+        a6 * x[x6 + j] +
+        a7 * x[x7 + j];
     }
   }
   for (; t < to; t++) axpy(alphas[t], x, rows[t] * stride, y, yo, length);

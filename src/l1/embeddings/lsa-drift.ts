@@ -30,18 +30,29 @@ export interface LsaRefitDecision {
 }
 
 /** Defaults of {@link LsaDriftOptions}. */
-export const LSA_DRIFT_DEFAULTS: Readonly<Required<LsaDriftOptions>> = { maxChangedShare: 0.2, maxUnknownTermShare: 0.1 };
+export const LSA_DRIFT_DEFAULTS: Readonly<Required<LsaDriftOptions>> = {
+  maxChangedShare: 0.2,
+  maxUnknownTermShare: 0.1,
+};
 
 function percent(share: number): string {
   return `${Math.round(share * 1000) / 10}%`;
 }
 
 function checkCount(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw new LookupKnowledgeError("INVALID_OPTION", `lsaRefitNeeded: ${name} must be a non-negative integer, got ${String(value)}.`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `lsaRefitNeeded: ${name} must be a non-negative integer, got ${String(value)}.`,
+    );
 }
 
 function checkShare(name: string, value: number): void {
-  if (typeof value !== "number" || !(value >= 0 && value <= 1)) throw new LookupKnowledgeError("INVALID_OPTION", `lsaRefitNeeded: ${name} must be a number from 0 to 1, got ${String(value)}.`);
+  if (typeof value !== "number" || !(value >= 0 && value <= 1))
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `lsaRefitNeeded: ${name} must be a number from 0 to 1, got ${String(value)}.`,
+    );
 }
 
 /**
@@ -66,7 +77,12 @@ function checkShare(name: string, value: number): void {
  * // refit false: 600 of 5,000 is 12%, within 20%
  */
 export function lsaRefitNeeded(input: LsaDriftInput, options: LsaDriftOptions = {}): LsaRefitDecision {
-  const { fittedDocumentCount: fitted, currentDocumentCount: current, changedSinceFit: changed, unknownTermShare: unknown } = input;
+  const {
+    fittedDocumentCount: fitted,
+    currentDocumentCount: current,
+    changedSinceFit: changed,
+    unknownTermShare: unknown,
+  } = input;
   checkCount("fittedDocumentCount", fitted);
   checkCount("currentDocumentCount", current);
   checkCount("changedSinceFit", changed);
@@ -77,12 +93,19 @@ export function lsaRefitNeeded(input: LsaDriftInput, options: LsaDriftOptions = 
   checkShare("maxUnknownTermShare", maxUnknown);
 
   if (current === 0) return { refit: false, reason: "the corpus is empty, so there is nothing to fit" };
-  if (fitted === 0) return { refit: true, reason: `the model was fitted on no documents and the corpus now has ${current}` };
+  if (fitted === 0)
+    return { refit: true, reason: `the model was fitted on no documents and the corpus now has ${current}` };
   if (changed > maxChanged * fitted) {
-    return { refit: true, reason: `${changed} documents changed since the fit, ${percent(changed / fitted)} of the ${fitted} fitted, above the ${percent(maxChanged)} limit` };
+    return {
+      refit: true,
+      reason: `${changed} documents changed since the fit, ${percent(changed / fitted)} of the ${fitted} fitted, above the ${percent(maxChanged)} limit`,
+    };
   }
   if (unknown > maxUnknown) {
-    return { refit: true, reason: `${percent(unknown)} of the corpus's tokens are outside the model's vocabulary, above the ${percent(maxUnknown)} limit` };
+    return {
+      refit: true,
+      reason: `${percent(unknown)} of the corpus's tokens are outside the model's vocabulary, above the ${percent(maxUnknown)} limit`,
+    };
   }
   return {
     refit: false,

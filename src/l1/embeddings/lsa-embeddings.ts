@@ -49,7 +49,10 @@ export interface LsaEmbeddingsOptions {
 const NEGLIGIBLE_PROJECTION = 1e-9;
 
 function outsideVocabulary(id: number, size: number): LookupKnowledgeError {
-  return new LookupKnowledgeError("INVALID_OPTION", `a term bag refers to term id ${id}, but its vocabulary has ${size} terms; pass the terms of the TermBags the bag came from.`);
+  return new LookupKnowledgeError(
+    "INVALID_OPTION",
+    `a term bag refers to term id ${id}, but its vocabulary has ${size} terms; pass the terms of the TermBags the bag came from.`,
+  );
 }
 
 /** Bag term id → model index for one bag vocabulary, extended as that vocabulary grows. */
@@ -93,7 +96,9 @@ export class LsaEmbeddings extends Embeddings {
     this.#projection = projection;
     this.#components = header.dimensions - 1;
     this.#termIndex = new Map(header.terms.map((term, i) => [term, i]));
-    this.#weigher = new TermWeigher(Float64Array.from(header.documentFrequencies, (df) => inverseDocumentFrequency(df, header.documentCount)));
+    this.#weigher = new TermWeigher(
+      Float64Array.from(header.documentFrequencies, (df) => inverseDocumentFrequency(df, header.documentCount)),
+    );
     this.#accumulator = new Float64Array(this.#components);
   }
 
@@ -208,7 +213,8 @@ export class LsaEmbeddings extends Embeddings {
   /** The model index of every term id of `terms` that `bag` uses, mapping new ids as the vocabulary grows. */
   #modelIndexOf(bag: Uint32Array, terms: readonly string[]): Int32Array {
     let map = this.#bagMap;
-    if (map === null || map.terms !== terms) map = this.#bagMap = { terms, modelIndexOf: new Int32Array(terms.length), mapped: 0 };
+    if (map === null || map.terms !== terms)
+      map = this.#bagMap = { terms, modelIndexOf: new Int32Array(terms.length), mapped: 0 };
     let highest = -1;
     for (let p = 0; p < bag.length; p += 2) if (bag[p] > highest) highest = bag[p];
     if (highest >= terms.length) throw outsideVocabulary(highest, terms.length);

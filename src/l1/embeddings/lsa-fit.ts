@@ -60,7 +60,11 @@ export function fitLsaModelFromBags(bags: TermBags, options: LsaEmbeddingsOption
   const rows = sample ?? Int32Array.from({ length: documentCount }, (_, i) => i);
   const matrix = weightedRows(bags.bags, rows, modelIndexOf, idf);
   const dimensions = Math.max(1, Math.min(fitOptions.dimensions, Math.min(rows.length, terms.length) + 1));
-  const svd = randomizedSvd(matrix, { components: dimensions - 1, seed: fitOptions.seed, powerIterations: fitOptions.powerIterations });
+  const svd = randomizedSvd(matrix, {
+    components: dimensions - 1,
+    seed: fitOptions.seed,
+    powerIterations: fitOptions.powerIterations,
+  });
   if (sample !== null) foldInUnseenTerms(bags.bags, matrix, modelIndexOf, idf, svd);
   const header: LsaModelHeader = {
     kind: "lsa",
@@ -104,7 +108,13 @@ export function fitSample(documentCount: number, maxDocuments: number, seed: num
  * of L1 alone was 0.56-0.58 with zero rows and 0.60 with folded-in rows (0.63 fitted on all);
  * on a 1,000 sample 0.45-0.47 against 0.55-0.56.
  */
-function foldInUnseenTerms(bags: readonly Uint32Array[], sample: SparseMatrix, modelIndexOf: Int32Array, idf: Float64Array, svd: TruncatedSvd): void {
+function foldInUnseenTerms(
+  bags: readonly Uint32Array[],
+  sample: SparseMatrix,
+  modelIndexOf: Int32Array,
+  idf: Float64Array,
+  svd: TruncatedSvd,
+): void {
   const { singularValues, rightVectors: v } = svd;
   const k = singularValues.length;
   const seen = new Uint8Array(idf.length);
@@ -139,7 +149,12 @@ function foldInUnseenTerms(bags: readonly Uint32Array[], sample: SparseMatrix, m
 }
 
 /** The L2-normalised log-TF × IDF rows of the given documents, as a sparse matrix. */
-function weightedRows(bags: readonly Uint32Array[], documents: Int32Array, modelIndexOf: Int32Array, idf: Float64Array): SparseMatrix {
+function weightedRows(
+  bags: readonly Uint32Array[],
+  documents: Int32Array,
+  modelIndexOf: Int32Array,
+  idf: Float64Array,
+): SparseMatrix {
   const weigher = new TermWeigher(idf);
   const rowStart = new Int32Array(documents.length + 1);
   let capacity = 0;
@@ -190,7 +205,10 @@ export function defaultDimensions(documentCount: number): number {
 function checkInteger(name: string, value: number, min?: number): number {
   if (!Number.isSafeInteger(value) || (min !== undefined && value < min)) {
     const bound = min === undefined ? "" : ` >= ${min}`;
-    throw new LookupKnowledgeError("INVALID_OPTION", `option lsa.${name} must be an integer${bound}, got ${String(value)}.`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option lsa.${name} must be an integer${bound}, got ${String(value)}.`,
+    );
   }
   return value;
 }

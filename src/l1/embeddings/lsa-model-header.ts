@@ -53,30 +53,44 @@ function invalidModel(message: string): LookupKnowledgeError {
  * @throws LookupKnowledgeError `INDEX_CORRUPT` naming the first field that is wrong and what was expected.
  */
 export function validateLsaModelHeader(header: unknown, projectionBytes: number): LsaModelHeader {
-  if (typeof header !== "object" || header === null) throw invalidModel(`${PREFIX}: header must be an object, got ${typeof header}`);
+  if (typeof header !== "object" || header === null)
+    throw invalidModel(`${PREFIX}: header must be an object, got ${typeof header}`);
   const h = header as Record<string, unknown>;
   if (h.kind !== "lsa") throw invalidModel(`${PREFIX}: header kind must be "lsa", got ${JSON.stringify(h.kind)}`);
   if (h.version !== LSA_MODEL_VERSION) {
-    throw invalidModel(`${PREFIX}: unsupported version ${JSON.stringify(h.version)} (this code reads version ${LSA_MODEL_VERSION}); refit the model`);
+    throw invalidModel(
+      `${PREFIX}: unsupported version ${JSON.stringify(h.version)} (this code reads version ${LSA_MODEL_VERSION}); refit the model`,
+    );
   }
   const dimensions = h.dimensions;
-  if (!isCount(dimensions) || dimensions < 1) throw invalidModel(`${PREFIX}: dimensions must be an integer >= 1, got ${JSON.stringify(dimensions)}`);
+  if (!isCount(dimensions) || dimensions < 1)
+    throw invalidModel(`${PREFIX}: dimensions must be an integer >= 1, got ${JSON.stringify(dimensions)}`);
   const documentCount = h.documentCount;
-  if (!isCount(documentCount)) throw invalidModel(`${PREFIX}: documentCount must be a non-negative integer, got ${JSON.stringify(documentCount)}`);
+  if (!isCount(documentCount))
+    throw invalidModel(`${PREFIX}: documentCount must be a non-negative integer, got ${JSON.stringify(documentCount)}`);
   const { svdDocumentCount } = h;
   if (svdDocumentCount !== undefined && (!isCount(svdDocumentCount) || svdDocumentCount > documentCount)) {
-    throw invalidModel(`${PREFIX}: svdDocumentCount must be an integer between 0 and documentCount (${documentCount}), got ${JSON.stringify(svdDocumentCount)}`);
+    throw invalidModel(
+      `${PREFIX}: svdDocumentCount must be an integer between 0 and documentCount (${documentCount}), got ${JSON.stringify(svdDocumentCount)}`,
+    );
   }
   const { terms, documentFrequencies, singularValues } = h;
-  if (!Array.isArray(terms) || !terms.every((t) => typeof t === "string")) throw invalidModel(`${PREFIX}: terms must be an array of strings`);
+  if (!Array.isArray(terms) || !terms.every((t) => typeof t === "string"))
+    throw invalidModel(`${PREFIX}: terms must be an array of strings`);
   if (new Set(terms).size !== terms.length) throw invalidModel(`${PREFIX}: terms contain duplicates`);
   if (!Array.isArray(documentFrequencies) || documentFrequencies.length !== terms.length) {
     throw invalidModel(`${PREFIX}: documentFrequencies must have one entry per term (${terms.length})`);
   }
   if (!documentFrequencies.every((df) => isCount(df) && df >= 1 && df <= documentCount)) {
-    throw invalidModel(`${PREFIX}: documentFrequencies must be integers between 1 and documentCount (${documentCount})`);
+    throw invalidModel(
+      `${PREFIX}: documentFrequencies must be integers between 1 and documentCount (${documentCount})`,
+    );
   }
-  if (!Array.isArray(singularValues) || singularValues.length !== dimensions - 1 || !singularValues.every((s) => typeof s === "number")) {
+  if (
+    !Array.isArray(singularValues) ||
+    singularValues.length !== dimensions - 1 ||
+    !singularValues.every((s) => typeof s === "number")
+  ) {
     throw invalidModel(`${PREFIX}: singularValues must hold dimensions - 1 = ${dimensions - 1} numbers`);
   }
   const expected = terms.length * (dimensions - 1) * 4;
@@ -110,7 +124,8 @@ export function encodeFloat32(values: Float32Array): Buffer {
  * result is a view of `bytes` when they are 4-byte aligned (a copy otherwise): do not modify either.
  */
 export function decodeFloat32(bytes: Buffer): Float32Array {
-  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0)
+    return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
   if (LITTLE_ENDIAN) return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   const out = new Float32Array(bytes.byteLength / 4);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -37,7 +37,8 @@ export function sparseFromRows(rows: readonly SparseVector[], cols: number): Spa
   const values = new Float64Array(rowStart[rows.length]);
   rows.forEach((row, i) => {
     for (const index of row.indices) {
-      if (index < 0 || index >= cols) throw new Error(`sparseFromRows: row ${i} has column ${index}, outside [0, ${cols})`);
+      if (index < 0 || index >= cols)
+        throw new Error(`sparseFromRows: row ${i} has column ${index}, outside [0, ${cols})`);
     }
     columnIndex.set(row.indices, rowStart[i]);
     values.set(row.values, rowStart[i]);
@@ -51,7 +52,8 @@ export function sparseFromRows(rows: readonly SparseVector[], cols: number): Spa
  */
 export function multiplySparse(a: SparseMatrix, x: Float64Array, width: number): Float64Array {
   const out = new Float64Array(a.rows * width);
-  for (let i = 0; i < a.rows; i++) axpyRows(a.values, a.columnIndex, a.rowStart[i], a.rowStart[i + 1], x, width, out, i * width, width);
+  for (let i = 0; i < a.rows; i++)
+    axpyRows(a.values, a.columnIndex, a.rowStart[i], a.rowStart[i + 1], x, width, out, i * width, width);
   return out;
 }
 
@@ -82,6 +84,11 @@ export function transposeSparse(a: SparseMatrix): SparseMatrix {
  * Each output element adds its products in row order. Pass `transposed` (from
  * {@link transposeSparse}) when multiplying by the same matrix more than once.
  */
-export function multiplySparseTransposed(a: SparseMatrix, y: Float64Array, width: number, transposed: SparseMatrix = transposeSparse(a)): Float64Array {
+export function multiplySparseTransposed(
+  a: SparseMatrix,
+  y: Float64Array,
+  width: number,
+  transposed: SparseMatrix = transposeSparse(a),
+): Float64Array {
   return multiplySparse(transposed, y, width);
 }

@@ -45,7 +45,11 @@ export function inverseDocumentFrequency(documentFrequency: number, documentCoun
  * `(1 + ln tf) × idf`; unknown tokens are ignored. Indices come out sorted so that
  * every later sum runs in the same order. A text with no known terms yields an empty vector.
  */
-export function weighTerms(tokens: readonly string[], termIndex: ReadonlyMap<string, number>, idf: Float64Array): SparseVector {
+export function weighTerms(
+  tokens: readonly string[],
+  termIndex: ReadonlyMap<string, number>,
+  idf: Float64Array,
+): SparseVector {
   const counts = new Map<number, number>();
   for (const token of tokens) {
     const index = termIndex.get(token);

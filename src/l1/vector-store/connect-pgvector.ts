@@ -47,7 +47,10 @@ class VectorsWrittenByLookupKnowledge extends Embeddings {
     super({});
   }
   async embedDocuments(): Promise<number[][]> {
-    throw new LookupKnowledgeError("INVALID_OPTION", "this PGVectorStore's rows are written by lookup-knowledge, which embeds them itself; add documents through KnowledgeBase.build or update.");
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      "this PGVectorStore's rows are written by lookup-knowledge, which embeds them itself; add documents through KnowledgeBase.build or update.",
+    );
   }
   async embedQuery(): Promise<number[]> {
     return this.embedDocuments().then(() => []);
@@ -59,7 +62,11 @@ async function importOptional<T>(name: string): Promise<T> {
   try {
     return (await import(name)) as T;
   } catch (error) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `L1 on pgvector needs the optional packages @langchain/community and pg (${name}: ${errorDetail(error)}); run \`npm install @langchain/community pg\`.`, { cause: error });
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `L1 on pgvector needs the optional packages @langchain/community and pg (${name}: ${errorDetail(error)}); run \`npm install @langchain/community pg\`.`,
+      { cause: error },
+    );
   }
 }
 
@@ -67,9 +74,17 @@ interface PgClientLike {
   query(text: string): Promise<unknown>;
 }
 interface PgModule {
-  default: { Pool: new (config: object) => { on(event: "error", listener: () => void): unknown; end(): Promise<void> } };
+  default: {
+    Pool: new (config: object) => { on(event: "error", listener: () => void): unknown; end(): Promise<void> };
+  };
 }
-type PgVectorStoreLike = VectorStoreInterface & { end(): Promise<void>; _initializeClient(): Promise<void>; ensureTableInDatabase(dimensions?: number): Promise<void>; client?: Partial<PgClientLike>; pool?: Partial<PgClientLike> };
+type PgVectorStoreLike = VectorStoreInterface & {
+  end(): Promise<void>;
+  _initializeClient(): Promise<void>;
+  ensureTableInDatabase(dimensions?: number): Promise<void>;
+  client?: Partial<PgClientLike>;
+  pool?: Partial<PgClientLike>;
+};
 interface PgVectorModule {
   PGVectorStore: new (embeddings: Embeddings, config: object) => PgVectorStoreLike;
 }
@@ -92,36 +107,66 @@ const CLOSE_WAIT_MS = 2000;
  */
 export async function connectPgVectorStore(options: PgVectorConnectOptions): Promise<PgVectorConnection> {
   if (typeof options?.connectionString !== "string" || options.connectionString.length === 0) {
-    throw new LookupKnowledgeError("INVALID_OPTION", "connectPgVectorStore needs a connectionString, e.g. postgresql://user:password@host:5432/db.");
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      "connectPgVectorStore needs a connectionString, e.g. postgresql://user:password@host:5432/db.",
+    );
   }
   const tableName = options.tableName ?? "lookup_knowledge_chunks";
   // PGVectorStore writes both names into its SQL as they are: only plain identifiers get through.
-  for (const [name, value] of [["tableName", tableName], ["schemaName", options.schemaName]] as const) {
+  for (const [name, value] of [
+    ["tableName", tableName],
+    ["schemaName", options.schemaName],
+  ] as const) {
     if (value !== undefined && (typeof value !== "string" || !IDENTIFIER.test(value))) {
-      throw new LookupKnowledgeError("INVALID_OPTION", `${name} must be a plain SQL identifier (letters, digits, _; at most 63), got ${JSON.stringify(String(value).slice(0, 80))}.`);
+      throw new LookupKnowledgeError(
+        "INVALID_OPTION",
+        `${name} must be a plain SQL identifier (letters, digits, _; at most 63), got ${JSON.stringify(String(value).slice(0, 80))}.`,
+      );
     }
   }
   const { dimensions } = options;
   if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 16000)) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `dimensions must be an integer from 1 to 16000 (the embeddings' vector length), got ${String(dimensions)}.`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `dimensions must be an integer from 1 to 16000 (the embeddings' vector length), got ${String(dimensions)}.`,
+    );
   }
   const max = options.maxConnections ?? 4;
   const connectionTimeoutMs = options.connectionTimeoutMs ?? 2000;
-  if (!Number.isInteger(max) || max < 1) throw new LookupKnowledgeError("INVALID_OPTION", `maxConnections must be an integer from 1, got ${String(max)}.`);
+  if (!Number.isInteger(max) || max < 1)
+    throw new LookupKnowledgeError("INVALID_OPTION", `maxConnections must be an integer from 1, got ${String(max)}.`);
   if (typeof connectionTimeoutMs !== "number" || !Number.isFinite(connectionTimeoutMs) || connectionTimeoutMs < 0) {
-    throw new LookupKnowledgeError("INVALID_OPTION", `connectionTimeoutMs must be a number of milliseconds from 0 (0 waits forever), got ${String(connectionTimeoutMs)}.`);
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `connectionTimeoutMs must be a number of milliseconds from 0 (0 waits forever), got ${String(connectionTimeoutMs)}.`,
+    );
   }
   const createIndexes = options.createIndexes ?? true;
-  if (typeof createIndexes !== "boolean") throw new LookupKnowledgeError("INVALID_OPTION", `createIndexes must be true or false, got ${String(createIndexes)}.`);
+  if (typeof createIndexes !== "boolean")
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `createIndexes must be true or false, got ${String(createIndexes)}.`,
+    );
   const pg = await importOptional<PgModule>("pg");
   const { PGVectorStore } = await importOptional<PgVectorModule>("@langchain/community/vectorstores/pgvector");
   // Each new session, before the pool hands it out: the setting is per session, and only pgvector 0.8+ has it.
   const onConnect = async (client: PgClientLike) => void (await client.query(ITERATIVE_SCAN_SQL).catch(() => {}));
-  const pool = new pg.default.Pool({ connectionString: options.connectionString, max, connectionTimeoutMillis: connectionTimeoutMs, onConnect });
+  const pool = new pg.default.Pool({
+    connectionString: options.connectionString,
+    max,
+    connectionTimeoutMillis: connectionTimeoutMs,
+    onConnect,
+  });
   pool.on("error", () => {});
   // `PGVectorStore.initialize`'s steps, with the store in hand: when creating the table fails, its
   // checked-out client must be released, or ending the pool would wait forever.
-  const store = new PGVectorStore(new VectorsWrittenByLookupKnowledge(), { pool, tableName, ...(options.schemaName ? { schemaName: options.schemaName } : {}), distanceStrategy: "cosine" });
+  const store = new PGVectorStore(new VectorsWrittenByLookupKnowledge(), {
+    pool,
+    tableName,
+    ...(options.schemaName ? { schemaName: options.schemaName } : {}),
+    distanceStrategy: "cosine",
+  });
   pgvectorDialect.attach?.(store);
   try {
     await store._initializeClient();
@@ -129,11 +174,16 @@ export async function connectPgVectorStore(options: PgVectorConnectOptions): Pro
     await store.ensureTableInDatabase(dimensions);
   } catch (error) {
     await closeQuietly(store);
-    throw new LookupKnowledgeError("VECTOR_STORE_FAILED", `cannot open the pgvector table ${tableName}: ${errorDetail(error)}; check the connection string and that the vector extension is installed (CREATE EXTENSION vector).`, { cause: error });
+    throw new LookupKnowledgeError(
+      "VECTOR_STORE_FAILED",
+      `cannot open the pgvector table ${tableName}: ${errorDetail(error)}; check the connection string and that the vector extension is installed (CREATE EXTENSION vector).`,
+      { cause: error },
+    );
   }
   try {
     // The sessions opened before the extension existed (creating it) get the setting now.
-    for (const session of [store.client, store.pool]) if (typeof session?.query === "function") await session.query(ITERATIVE_SCAN_SQL).catch(() => {});
+    for (const session of [store.client, store.pool])
+      if (typeof session?.query === "function") await session.query(ITERATIVE_SCAN_SQL).catch(() => {});
     if (createIndexes) {
       await ensurePgVectorIndexes(store, dimensions);
       manageIndexes(store, dimensions);
@@ -147,5 +197,8 @@ export async function connectPgVectorStore(options: PgVectorConnectOptions): Pro
 
 /** Ends the store's pool, waiting at most {@link CLOSE_WAIT_MS}. */
 async function closeQuietly(store: PgVectorStoreLike): Promise<void> {
-  await withDeadline(() => store.end(), { timeoutMs: CLOSE_WAIT_MS, onTimeout: () => new Error("pool close timed out") }).catch(() => {});
+  await withDeadline(() => store.end(), {
+    timeoutMs: CLOSE_WAIT_MS,
+    onTimeout: () => new Error("pool close timed out"),
+  }).catch(() => {});
 }

@@ -1,6 +1,13 @@
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import { prepareManagedStore } from "./pgvector-schema.js";
-import { ROW_ACCESS_KEY, ROW_GENERATION_KEY, ROW_ID_KEY, ROW_NAMESPACE_KEY, ROW_REVISION_KEY, type VectorStoreDialect } from "./vector-store-dialect.js";
+import {
+  ROW_ACCESS_KEY,
+  ROW_GENERATION_KEY,
+  ROW_ID_KEY,
+  ROW_NAMESPACE_KEY,
+  ROW_REVISION_KEY,
+  type VectorStoreDialect,
+} from "./vector-store-dialect.js";
 
 /** The part of a `pg` pool or client this dialect touches. */
 interface ErrorEmitter {
@@ -70,10 +77,19 @@ export const pgvectorDialect: VectorStoreDialect = {
   },
   async deleteOtherGenerations(store, { namespace, generation, keep = [] }) {
     const kept = [...new Set([generation, ...keep])];
-    await store.delete({ filter: { [ROW_NAMESPACE_KEY]: namespace, [ROW_GENERATION_KEY]: kept.length === 1 ? { neq: generation } : { notIn: kept } } });
+    await store.delete({
+      filter: {
+        [ROW_NAMESPACE_KEY]: namespace,
+        [ROW_GENERATION_KEY]: kept.length === 1 ? { neq: generation } : { notIn: kept },
+      },
+    });
   },
   target(store: VectorStoreInterface) {
     const fields = store as PgVectorFields;
-    return { schema: fields.schemaName ?? null, table: fields.tableName ?? null, collection: fields.collectionTableName ? (fields.collectionName ?? null) : null };
+    return {
+      schema: fields.schemaName ?? null,
+      table: fields.tableName ?? null,
+      collection: fields.collectionTableName ? (fields.collectionName ?? null) : null,
+    };
   },
 };

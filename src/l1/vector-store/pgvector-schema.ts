@@ -28,7 +28,9 @@ export function quoteIdentifier(name: string): string {
  * bare name (a checked plain identifier, which Postgres folds to lower case as the store's does).
  */
 function tableSql(fields: PgTableFields): string {
-  return fields.schemaName ? `${quoteIdentifier(fields.schemaName)}.${quoteIdentifier(fields.tableName)}` : fields.tableName;
+  return fields.schemaName
+    ? `${quoteIdentifier(fields.schemaName)}.${quoteIdentifier(fields.tableName)}`
+    : fields.tableName;
 }
 
 /** An index name of at most 63 bytes (longer ones Postgres truncates, and two could then collide). */
@@ -67,25 +69,47 @@ async function step(fields: PgTableFields, what: string, run: () => Promise<unkn
  * distance). Every statement is `IF NOT EXISTS` or checked first, so running it again is a no-op.
  * @throws LookupKnowledgeError `VECTOR_STORE_FAILED` naming the table and the fix.
  */
-export async function ensurePgVectorIndexes(store: VectorStoreInterface, dimensions: number | undefined): Promise<void> {
+export async function ensurePgVectorIndexes(
+  store: VectorStoreInterface,
+  dimensions: number | undefined,
+): Promise<void> {
   const fields = store as unknown as PgTableFields;
   const table = tableSql(fields);
   const metadata = quoteIdentifier(fields.metadataColumnName ?? "metadata");
   const embedding = fields.vectorColumnName ?? "embedding";
-  const keys = [ROW_NAMESPACE_KEY, ROW_GENERATION_KEY, "domain", ROW_ACCESS_KEY].map((key) => `(${metadata}->>'${key}')`).join(", ");
-  await step(fields, "create the scope index", () => fields.pool.query(`CREATE INDEX IF NOT EXISTS ${quoteIdentifier(indexName(fields.tableName, "lk_scope"))} ON ${table} (${keys})`));
+  const keys = [ROW_NAMESPACE_KEY, ROW_GENERATION_KEY, "domain", ROW_ACCESS_KEY]
+    .map((key) => `(${metadata}->>'${key}')`)
+    .join(", ");
+  await step(fields, "create the scope index", () =>
+    fields.pool.query(
+      `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(indexName(fields.tableName, "lk_scope"))} ON ${table} (${keys})`,
+    ),
+  );
   if (dimensions === undefined) return;
   await step(fields, `give the ${embedding} column the type vector(${dimensions})`, async () => {
-    const { rows } = await fields.pool.query("SELECT format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attname = $2 AND NOT a.attisdropped", [table, embedding]);
+    const { rows } = await fields.pool.query(
+      "SELECT format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attname = $2 AND NOT a.attisdropped",
+      [table, embedding],
+    );
     const type = String(rows[0]?.type ?? "");
     const length = /\bvector\((\d+)\)$/.exec(type)?.[1];
     if (length !== undefined && Number(length) !== dimensions) {
-      throw new LookupKnowledgeError("VECTOR_STORE_FAILED", `the pgvector table ${fields.tableName} holds vectors of ${length} dimensions, but the embeddings give ${dimensions}; use another table (tableName, CLI --pgvector-table) for these embeddings, or connect with createIndexes: false to keep the column untyped (no HNSW index).`);
+      throw new LookupKnowledgeError(
+        "VECTOR_STORE_FAILED",
+        `the pgvector table ${fields.tableName} holds vectors of ${length} dimensions, but the embeddings give ${dimensions}; use another table (tableName, CLI --pgvector-table) for these embeddings, or connect with createIndexes: false to keep the column untyped (no HNSW index).`,
+      );
     }
-    if (length === undefined) await fields.pool.query(`ALTER TABLE ${table} ALTER COLUMN ${quoteIdentifier(embedding)} TYPE vector(${dimensions})`);
+    if (length === undefined)
+      await fields.pool.query(
+        `ALTER TABLE ${table} ALTER COLUMN ${quoteIdentifier(embedding)} TYPE vector(${dimensions})`,
+      );
   });
   const hnsw = quoteIdentifier(indexName(fields.tableName, `${embedding}_hnsw`));
-  await step(fields, "create the HNSW index", () => fields.pool.query(`CREATE INDEX IF NOT EXISTS ${hnsw} ON ${table} USING hnsw (${quoteIdentifier(embedding)} ${operatorClass(fields.distanceStrategy)})`));
+  await step(fields, "create the HNSW index", () =>
+    fields.pool.query(
+      `CREATE INDEX IF NOT EXISTS ${hnsw} ON ${table} USING hnsw (${quoteIdentifier(embedding)} ${operatorClass(fields.distanceStrategy)})`,
+    ),
+  );
 }
 
 /** SQL: whether `extversion` (e.g. `0.8.0`, `0.10.1-dev`) is 0.8 or later, compared as numbers. */

@@ -87,7 +87,10 @@ export interface VectorStoreDialect {
    * commits. Without it, those rows stay in the store, never returned (the search filters on the
    * generation), and a save warns.
    */
-  deleteOtherGenerations?(store: VectorStoreInterface, scope: { namespace: string; generation: string; keep?: readonly string[] }): Promise<void>;
+  deleteOtherGenerations?(
+    store: VectorStoreInterface,
+    scope: { namespace: string; generation: string; keep?: readonly string[] },
+  ): Promise<void>;
 }
 
 /** Metadata keys of the rows this package writes. */
@@ -105,7 +108,11 @@ export const ROW_REVISION_KEY = "lk_rev";
 export const ROW_ACCESS_KEY = "lk_acl";
 
 /** Deletes rows through the dialect or the store's own `delete`. */
-export async function deleteRows(store: VectorStoreInterface, dialect: VectorStoreDialect, ids: string[]): Promise<void> {
+export async function deleteRows(
+  store: VectorStoreInterface,
+  dialect: VectorStoreDialect,
+  ids: string[],
+): Promise<void> {
   if (ids.length === 0) return;
   if (dialect.deleteIds) return dialect.deleteIds(store, ids);
   await store.delete({ ids });

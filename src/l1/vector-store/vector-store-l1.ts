@@ -41,7 +41,10 @@ function remainingMs(timeoutMs: number, started: number): number {
 
 /** The hits a store returned, read defensively: it is an outside service. */
 function hitsOf(raw: unknown): [unknown, unknown][] {
-  if (!Array.isArray(raw)) throw new Error(`the store returned ${raw === null ? "null" : typeof raw} instead of a list of [document, score] pairs`);
+  if (!Array.isArray(raw))
+    throw new Error(
+      `the store returned ${raw === null ? "null" : typeof raw} instead of a list of [document, score] pairs`,
+    );
   return raw.filter((hit): hit is [unknown, unknown] => Array.isArray(hit) && hit.length >= 2);
 }
 
@@ -52,50 +55,92 @@ function hitsOf(raw: unknown): [unknown, unknown][] {
  * A store that throws, hangs past `timeoutMs` or answers garbage raises `VECTOR_STORE_FAILED`
  * or `VECTOR_STORE_TIMEOUT`; the L1 node records it and the lookup answers from L0.
  */
-export function createVectorStoreL1Searcher({ store, dialect, chunks, chunkOfRow, rows, embeddings, dimensions, coverage }: VectorStoreL1Deps): L1Searcher {
+export function createVectorStoreL1Searcher({
+  store,
+  dialect,
+  chunks,
+  chunkOfRow,
+  rows,
+  embeddings,
+  dimensions,
+  coverage,
+}: VectorStoreL1Deps): L1Searcher {
   return {
-    async search(query, { domain, filter = null, rowKeys = null, k, minScore, timeoutMs = 0, signal, onQueryEmbedded }) {
+    async search(
+      query,
+      { domain, filter = null, rowKeys = null, k, minScore, timeoutMs = 0, signal, onQueryEmbedded },
+    ) {
       if ((filter !== null && filter.size === 0) || (rowKeys !== null && rowKeys.length === 0)) return [];
       const started = Date.now();
       const vector = await embedQueryChecked(embeddings, query, dimensions, { timeoutMs, signal, onQueryEmbedded });
       const left = remainingMs(timeoutMs, started);
       let raw: unknown;
       try {
-        raw = await withDeadline(async () => store.similaritySearchVectorWithScore(vector, k, dialect.filter({ ...(typeof rows === "function" ? rows() : rows), domain, access: rowKeys === null ? null : [...rowKeys] }) as never), {
-          timeoutMs: left,
-          signal,
-          onTimeout: () => new LookupKnowledgeError("VECTOR_STORE_TIMEOUT", `the ${dialect.name} vector store did not answer within ${timeoutMs} ms; check the database, or raise l1.timeoutMs.`),
-        });
+        raw = await withDeadline(
+          async () =>
+            store.similaritySearchVectorWithScore(
+              vector,
+              k,
+              dialect.filter({
+                ...(typeof rows === "function" ? rows() : rows),
+                domain,
+                access: rowKeys === null ? null : [...rowKeys],
+              }) as never,
+            ),
+          {
+            timeoutMs: left,
+            signal,
+            onTimeout: () =>
+              new LookupKnowledgeError(
+                "VECTOR_STORE_TIMEOUT",
+                `the ${dialect.name} vector store did not answer within ${timeoutMs} ms; check the database, or raise l1.timeoutMs.`,
+              ),
+          },
+        );
       } catch (error) {
         if (signal?.aborted || error instanceof LookupKnowledgeError) throw error;
-        throw new LookupKnowledgeError("VECTOR_STORE_FAILED", `the ${dialect.name} vector store failed: ${errorDetail(error)}`, { cause: error });
+        throw new LookupKnowledgeError(
+          "VECTOR_STORE_FAILED",
+          `the ${dialect.name} vector store failed: ${errorDetail(error)}`,
+          { cause: error },
+        );
       }
       let hits: [unknown, unknown][];
       try {
         hits = hitsOf(raw);
       } catch (error) {
-        throw new LookupKnowledgeError("VECTOR_STORE_FAILED", `the ${dialect.name} vector store answered garbage: ${errorDetail(error)}`);
+        throw new LookupKnowledgeError(
+          "VECTOR_STORE_FAILED",
+          `the ${dialect.name} vector store answered garbage: ${errorDetail(error)}`,
+        );
       }
       const queryTerms = coverage ? tokenize(query) : [];
       const seen = new Set<number>();
       const candidates: Candidate[] = [];
       for (const [doc, score] of hits) {
         const metadata = (doc as { metadata?: unknown } | null)?.metadata;
-        const rowId = typeof metadata === "object" && metadata !== null ? (metadata as Record<string, unknown>)[ROW_ID_KEY] : undefined;
+        const rowId =
+          typeof metadata === "object" && metadata !== null
+            ? (metadata as Record<string, unknown>)[ROW_ID_KEY]
+            : undefined;
         const id = typeof rowId === "string" ? chunkOfRow.get(rowId) : undefined;
         if (id === undefined || seen.has(id) || typeof score !== "number" || !Number.isFinite(score)) continue;
         // A store whose filter let another domain or another audience's rows through still keeps the L1 contract.
         if ((domain !== null && chunks[id].meta.domain !== domain) || !admits(filter, id)) continue;
         const similarity = dialect.similarity(score, store);
         // A cosine outside [-1, 1] is a score the dialect misreads: garbage, not a strong match.
-        if (!Number.isFinite(similarity) || similarity > 1 + 1e-6 || similarity < -1 - 1e-6 || similarity < minScore) continue;
+        if (!Number.isFinite(similarity) || similarity > 1 + 1e-6 || similarity < -1 - 1e-6 || similarity < minScore)
+          continue;
         seen.add(id);
         candidates.push({
           id,
           chunk: chunks[id],
           score: similarity,
           ...(coverage ? { coverage: coverage(queryTerms, id) } : {}),
-          hitReasons: [`L1:similarity:${similarity.toFixed(2)}`, ...(domain !== null ? [`L1:domain_filter:${domain}`] : [])],
+          hitReasons: [
+            `L1:similarity:${similarity.toFixed(2)}`,
+            ...(domain !== null ? [`L1:domain_filter:${domain}`] : []),
+          ],
         });
       }
       return candidates.sort((a, b) => b.score - a.score);

@@ -12,7 +12,11 @@ function breakdown(title: string, counts: Record<string, number>): string[] {
   if (entries.length === 0) return [];
   const total = entries.reduce((sum, [, count]) => sum + count, 0);
   const width = Math.max(...entries.map(([name]) => name.length));
-  return [`${title}:`, ...entries.map(([name, count]) => `  ${name.padEnd(width)}  ${String(count).padStart(7)}${share(count, total)}`), ""];
+  return [
+    `${title}:`,
+    ...entries.map(([name, count]) => `  ${name.padEnd(width)}  ${String(count).padStart(7)}${share(count, total)}`),
+    "",
+  ];
 }
 
 function latencyRow(name: string, p: LatencyPercentiles): string {
@@ -26,7 +30,10 @@ function queries(title: string, list: QueryCount[]): string[] {
 
 function domainRows({ domainFilter: { domains } }: TraceSummary): string[] {
   const width = Math.max(0, ...domains.map((use) => use.domain.length));
-  return domains.map((use) => `  ${use.domain.padEnd(width)}  ${String(use.total).padStart(7)}  (forced ${use.forced}, hinted ${use.hinted})`);
+  return domains.map(
+    (use) =>
+      `  ${use.domain.padEnd(width)}  ${String(use.total).padStart(7)}  (forced ${use.forced}, hinted ${use.hinted})`,
+  );
 }
 
 /** The summary as plain text tables (query text already escaped by the summariser). */
@@ -56,6 +63,7 @@ export function formatTraceSummary(summary: TraceSummary, file: string): string 
     ...queries("Top queries with no evidence", summary.noEvidenceQueries),
     ...queries("Top queries with low relevance", summary.lowRelevanceQueries),
   ];
-  if (summary.countsApproximate) out.push("Query and domain counts are approximate: more distinct values than are kept.", "");
+  if (summary.countsApproximate)
+    out.push("Query and domain counts are approximate: more distinct values than are kept.", "");
   return `${out.join("\n").trimEnd()}\n`;
 }

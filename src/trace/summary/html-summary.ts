@@ -7,11 +7,15 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-const cell = (value: string | number | null) => `<td>${escapeHtml(value === null ? "-" : typeof value === "number" ? String(Number(value.toFixed(2))) : value)}</td>`;
+const cell = (value: string | number | null) =>
+  `<td>${escapeHtml(value === null ? "-" : typeof value === "number" ? String(Number(value.toFixed(2))) : value)}</td>`;
 const head = (names: string[]) => `<tr>${names.map((name) => `<th>${escapeHtml(name)}</th>`).join("")}</tr>`;
 
 function table(title: string, header: string[], rows: (string | number | null)[][]): string {
-  const body = rows.length === 0 ? `<tr><td colspan="${header.length}">none</td></tr>` : rows.map((row) => `<tr>${row.map(cell).join("")}</tr>`).join("\n");
+  const body =
+    rows.length === 0
+      ? `<tr><td colspan="${header.length}">none</td></tr>`
+      : rows.map((row) => `<tr>${row.map(cell).join("")}</tr>`).join("\n");
   return `<h2>${escapeHtml(title)}</h2>\n<table>\n${head(header)}\n${body}\n</table>`;
 }
 
@@ -27,12 +31,32 @@ export function htmlTraceSummary(summary: TraceSummary, file: string): string {
     table("Fallback reason", ["reason", "records"], counted(summary.fallbackReason)),
     table("Relevance level", ["level", "records"], counted(summary.relevanceLevel)),
     table("Error type", ["error type", "records"], counted(summary.errorType)),
-    table("Latency (ms)", ["stage", "count", "p50", "p95", "p99", "max"], [latency("duration", summary.latencyMs.duration), ...Object.entries(summary.latencyMs.stages).map(([n, p]) => latency(n, p))]),
-    table("Domain filter", ["domain", "lookups", "forced", "hinted by L0"], summary.domainFilter.domains.map((u) => [u.domain, u.total, u.forced, u.hinted])),
-    table("Top queries with no evidence", ["lookups", "query"], summary.noEvidenceQueries.map((q) => [q.count, q.query])),
-    table("Top queries with low relevance", ["lookups", "query"], summary.lowRelevanceQueries.map((q) => [q.count, q.query])),
+    table(
+      "Latency (ms)",
+      ["stage", "count", "p50", "p95", "p99", "max"],
+      [
+        latency("duration", summary.latencyMs.duration),
+        ...Object.entries(summary.latencyMs.stages).map(([n, p]) => latency(n, p)),
+      ],
+    ),
+    table(
+      "Domain filter",
+      ["domain", "lookups", "forced", "hinted by L0"],
+      summary.domainFilter.domains.map((u) => [u.domain, u.total, u.forced, u.hinted]),
+    ),
+    table(
+      "Top queries with no evidence",
+      ["lookups", "query"],
+      summary.noEvidenceQueries.map((q) => [q.count, q.query]),
+    ),
+    table(
+      "Top queries with low relevance",
+      ["lookups", "query"],
+      summary.lowRelevanceQueries.map((q) => [q.count, q.query]),
+    ),
   ];
-  const facts = `${lines.records} records; ${lines.read} lines read, ${lines.skipped} lines skipped${lines.partialLastLine ? " (a partial last line included)" : ""}; ` +
+  const facts =
+    `${lines.records} records; ${lines.read} lines read, ${lines.skipped} lines skipped${lines.partialLastLine ? " (a partial last line included)" : ""}; ` +
     `domain filter: ${summary.domainFilter.forced} forced, ${summary.domainFilter.hinted} hinted, ${summary.domainFilter.unfiltered} unfiltered` +
     (summary.since ? `; since ${summary.since}` : "");
   return `<!doctype html>

@@ -27,7 +27,11 @@ export async function readTraceLines(path: string, visitor: TraceLineVisitor): P
   try {
     // Checked first: reading a FIFO would wait for a writer.
     const kind = nonRegularKind(await stat(path));
-    if (kind !== null) throw new LookupKnowledgeError("TRACE_UNAVAILABLE", `the trace path "${path}" is ${kind}, not a regular file; pass a JSONL trace file.`);
+    if (kind !== null)
+      throw new LookupKnowledgeError(
+        "TRACE_UNAVAILABLE",
+        `the trace path "${path}" is ${kind}, not a regular file; pass a JSONL trace file.`,
+      );
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     let oversized = false;
@@ -52,7 +56,16 @@ export async function readTraceLines(path: string, visitor: TraceLineVisitor): P
   } catch (error) {
     if (error instanceof LookupKnowledgeError) throw error;
     const code = (error as NodeJS.ErrnoException | null)?.code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new LookupKnowledgeError("TRACE_UNAVAILABLE", `no trace file at "${path}"; pass the path of an existing JSONL trace file.`, { cause: error });
-    throw new LookupKnowledgeError("TRACE_UNAVAILABLE", `cannot read the trace file "${path}" (${errorMessage(error)}).`, { cause: error });
+    if (code === "ENOENT" || code === "ENOTDIR")
+      throw new LookupKnowledgeError(
+        "TRACE_UNAVAILABLE",
+        `no trace file at "${path}"; pass the path of an existing JSONL trace file.`,
+        { cause: error },
+      );
+    throw new LookupKnowledgeError(
+      "TRACE_UNAVAILABLE",
+      `cannot read the trace file "${path}" (${errorMessage(error)}).`,
+      { cause: error },
+    );
   }
 }

@@ -13,10 +13,20 @@ export interface TraceSummaryOptions {
 }
 
 type Json = Record<string, unknown>;
-const objectOf = (value: unknown): Json | null => (value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : null);
-const labelOf = (value: unknown, fallback: string): string => (typeof value === "string" && value.length > 0 ? escapeControls(value.slice(0, 200)) : fallback);
+const objectOf = (value: unknown): Json | null =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : null;
+const labelOf = (value: unknown, fallback: string): string =>
+  typeof value === "string" && value.length > 0 ? escapeControls(value.slice(0, 200)) : fallback;
 const STAGES = ["l0", "embed", "l1", "merge", "total"] as const;
-const COUNTED = ["status", "toolName", "errorType", "retrievalLayer", "fallbackReason", "relevanceLevel", "l1Status"] as const;
+const COUNTED = [
+  "status",
+  "toolName",
+  "errorType",
+  "retrievalLayer",
+  "fallbackReason",
+  "relevanceLevel",
+  "l1Status",
+] as const;
 
 function bump(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;
@@ -39,9 +49,18 @@ function parseLine(line: string): Json | null {
  * whatever the number of lines (see `LatencySample` and `BoundedCounter`).
  */
 export function createTraceSummarizer({ since = null, top = 10 }: TraceSummaryOptions = {}) {
-  const lines: LineCounts = { read: 0, records: 0, skipped: 0, partialLastLine: false, otherRecords: 0, outsideWindow: 0 };
+  const lines: LineCounts = {
+    read: 0,
+    records: 0,
+    skipped: 0,
+    partialLastLine: false,
+    otherRecords: 0,
+    outsideWindow: 0,
+  };
   // Prototype-less, so that a label such as "__proto__" or "constructor" is a key like any other.
-  const counts = Object.fromEntries(COUNTED.map((name) => [name, Object.create(null) as Record<string, number>])) as Record<(typeof COUNTED)[number], Record<string, number>>;
+  const counts = Object.fromEntries(
+    COUNTED.map((name) => [name, Object.create(null) as Record<string, number>]),
+  ) as Record<(typeof COUNTED)[number], Record<string, number>>;
   const duration = new LatencySample();
   const stages = new Map<string, LatencySample>(STAGES.map((stage) => [stage, new LatencySample()]));
   const filter = { forced: 0, hinted: 0, unfiltered: 0 };
@@ -56,11 +75,15 @@ export function createTraceSummarizer({ since = null, top = 10 }: TraceSummaryOp
     const l1 = objectOf(details.l1) ?? {};
     const relevance = objectOf(details.relevance) ?? {};
     bump(counts.retrievalLayer, labelOf(details.retrieval_layer, "unknown"));
-    bump(counts.fallbackReason, details.fallback_reason === null ? "none" : labelOf(details.fallback_reason, "unknown"));
+    bump(
+      counts.fallbackReason,
+      details.fallback_reason === null ? "none" : labelOf(details.fallback_reason, "unknown"),
+    );
     bump(counts.relevanceLevel, labelOf(relevance.level, "unknown"));
     bump(counts.l1Status, labelOf(l1.status, "unknown"));
     const forcedDomain = objectOf(record.input)?.domain;
-    const filterDomain = typeof l1.domain_filter === "string" && l1.domain_filter.length > 0 ? labelOf(l1.domain_filter, "") : null;
+    const filterDomain =
+      typeof l1.domain_filter === "string" && l1.domain_filter.length > 0 ? labelOf(l1.domain_filter, "") : null;
     if (filterDomain === null) filter.unfiltered++;
     else {
       const forced = typeof forcedDomain === "string" && forcedDomain.trim().length > 0;
@@ -126,8 +149,18 @@ export function createTraceSummarizer({ since = null, top = 10 }: TraceSummaryOp
         firstStartedAt: iso(first),
         lastStartedAt: iso(last),
         ...structuredClone(counts),
-        latencyMs: { duration: duration.percentiles(), stages: Object.fromEntries([...stages].map(([name, s]) => [name, s.percentiles()] as const).filter(([, p]) => p.count > 0)) },
-        domainFilter: { ...filter, domains: [...domains.values()].map((use) => ({ ...use })).sort((a, b) => b.total - a.total || (a.domain < b.domain ? -1 : 1)) },
+        latencyMs: {
+          duration: duration.percentiles(),
+          stages: Object.fromEntries(
+            [...stages].map(([name, s]) => [name, s.percentiles()] as const).filter(([, p]) => p.count > 0),
+          ),
+        },
+        domainFilter: {
+          ...filter,
+          domains: [...domains.values()]
+            .map((use) => ({ ...use }))
+            .sort((a, b) => b.total - a.total || (a.domain < b.domain ? -1 : 1)),
+        },
         noEvidenceQueries: asQueryCounts(noEvidence.top(top)),
         lowRelevanceQueries: asQueryCounts(lowRelevance.top(top)),
         countsApproximate: noEvidence.approximate || lowRelevance.approximate || domainsApproximate,
@@ -137,7 +170,10 @@ export function createTraceSummarizer({ since = null, top = 10 }: TraceSummaryOp
 }
 
 /** The summary of `lines` (each a whole line of a trace file): {@link createTraceSummarizer} over an in-memory list. */
-export function summarizeTraceLines(lines: Iterable<string>, options: TraceSummaryOptions & { partialLastLine?: string } = {}): TraceSummary {
+export function summarizeTraceLines(
+  lines: Iterable<string>,
+  options: TraceSummaryOptions & { partialLastLine?: string } = {},
+): TraceSummary {
   const summarizer = createTraceSummarizer(options);
   for (const line of lines) summarizer.addLine(line);
   if (options.partialLastLine !== undefined) summarizer.skipLine(true);

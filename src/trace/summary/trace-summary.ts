@@ -79,4 +79,5 @@ export interface TraceSummary {
 }
 
 /** Converts counter output to the summary's query lists. */
-export const asQueryCounts = (counts: KeyCount[]): QueryCount[] => counts.map(({ key, count }) => ({ query: key, count }));
+export const asQueryCounts = (counts: KeyCount[]): QueryCount[] =>
+  counts.map(({ key, count }) => ({ query: key, count }));

@@ -42,7 +42,10 @@ export async function readJsonl(path: string): Promise<unknown[]> {
 }
 
 /** Awaits a promise that must reject with a `LookupKnowledgeError` of `code`, and returns the error. */
-export async function expectLookupError(promise: Promise<unknown>, code: LookupKnowledgeErrorCode): Promise<LookupKnowledgeError> {
+export async function expectLookupError(
+  promise: Promise<unknown>,
+  code: LookupKnowledgeErrorCode,
+): Promise<LookupKnowledgeError> {
   const error = await promise.then(
     () => null,
     (reason: unknown) => reason,

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { rankVocabulary, TermWeigher } from "../../../src/l1/embeddings/bag-weights.js";
 import { axpy, axpyRows, mulberry32, multiply, randomMatrix } from "../../../src/l1/embeddings/linear-algebra.js";
-import { multiplySparse, multiplySparseTransposed, sparseFromRows, transposeSparse } from "../../../src/l1/embeddings/sparse-matrix.js";
+import {
+  multiplySparse,
+  multiplySparseTransposed,
+  sparseFromRows,
+  transposeSparse,
+} from "../../../src/l1/embeddings/sparse-matrix.js";
 import { buildVocabulary, weighTerms } from "../../../src/l1/embeddings/term-weights.js";
 import { termBagsOf } from "../../../src/text/term-bags.js";
 import { tokenize } from "../../../src/text/tokenize.js";
@@ -30,7 +35,8 @@ describe("grouped product kernels", () => {
     const a = randomMatrix(7, 21, random).map((v, i) => (i % 5 === 0 ? 0 : v));
     const b = randomMatrix(21, 9, random);
     const plain = new Float64Array(7 * 9);
-    for (let i = 0; i < 7; i++) for (let k = 0; k < 21; k++) if (a[i * 21 + k] !== 0) axpy(a[i * 21 + k], b, k * 9, plain, i * 9, 9);
+    for (let i = 0; i < 7; i++)
+      for (let k = 0; k < 21; k++) if (a[i * 21 + k] !== 0) axpy(a[i * 21 + k], b, k * 9, plain, i * 9, 9);
     expectIdentical(multiply(a, b, 7, 21, 9), plain);
   });
 
@@ -63,22 +69,36 @@ describe("term statistics from bags", () => {
     const bags = termBagsOf(texts);
     const df = new Uint32Array(bags.terms.length);
     for (const bag of bags.bags) for (let p = 0; p < bag.length; p += 2) df[bag[p]]++;
-    for (const limits of [{ minDocumentFrequency: 1, maxVocabulary: 10 }, { minDocumentFrequency: 2, maxVocabulary: 10 }, { minDocumentFrequency: 1, maxVocabulary: 2 }]) {
+    for (const limits of [
+      { minDocumentFrequency: 1, maxVocabulary: 10 },
+      { minDocumentFrequency: 2, maxVocabulary: 10 },
+      { minDocumentFrequency: 1, maxVocabulary: 2 },
+    ]) {
       const ranked = rankVocabulary(bags.terms, df, limits);
-      const expected = buildVocabulary(texts.map((t) => tokenize(t)), limits);
+      const expected = buildVocabulary(
+        texts.map((t) => tokenize(t)),
+        limits,
+      );
       expect({ terms: ranked.terms, documentFrequencies: ranked.documentFrequencies }).toEqual(expected);
     }
   });
 
   it("weighs tokens and bags exactly as weighTerms does, reusing its scratch space", () => {
     const bags = termBagsOf(texts);
-    const termIndex = new Map([["c", 0], ["a", 1], ["refund", 2]]);
+    const termIndex = new Map([
+      ["c", 0],
+      ["a", 1],
+      ["refund", 2],
+    ]);
     const idf = Float64Array.from([1.5, 0.7, 2.2]);
     const modelIndexOf = Int32Array.from(bags.terms, (term) => termIndex.get(term) ?? -1);
     const weigher = new TermWeigher(idf);
     texts.forEach((text, i) => {
       const expected = weighTerms(tokenize(text), termIndex, idf);
-      for (const count of [weigher.weighTokens(tokenize(text), termIndex), weigher.weighBag(bags.bags[i], modelIndexOf)]) {
+      for (const count of [
+        weigher.weighTokens(tokenize(text), termIndex),
+        weigher.weighBag(bags.bags[i], modelIndexOf),
+      ]) {
         expect(Array.from(weigher.indices.subarray(0, count))).toEqual(Array.from(expected.indices));
         expectIdentical(weigher.values.slice(0, count), expected.values);
       }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { axpy, dot, mulberry32, multiply, orthonormalizeRows, randomMatrix, transpose } from "../../../src/l1/embeddings/linear-algebra.js";
+import {
+  axpy,
+  dot,
+  mulberry32,
+  multiply,
+  orthonormalizeRows,
+  randomMatrix,
+  transpose,
+} from "../../../src/l1/embeddings/linear-algebra.js";
 
 describe("mulberry32", () => {
   it("repeats the same sequence for the same seed and differs for another seed", () => {

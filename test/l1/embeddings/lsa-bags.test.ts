@@ -7,7 +7,13 @@ import { CORPUS as SMALL_CORPUS } from "./helpers/small-corpus.js";
 
 const CORPUS = [...SMALL_CORPUS, ""];
 
-const QUERIES = ["can I get my money back on my card?", "kubectl rollout undo", "zxqv plorbt", "", "leave leave leave for a child"];
+const QUERIES = [
+  "can I get my money back on my card?",
+  "kubectl rollout undo",
+  "zxqv plorbt",
+  "",
+  "leave leave leave for a child",
+];
 
 function sameModel(a: LsaEmbeddings, b: LsaEmbeddings): void {
   const x = a.serialize();
@@ -87,10 +93,15 @@ describe("LsaEmbeddings.embedBag", () => {
 });
 
 describe("fitting on a sample above maxFitDocuments", () => {
-  const topics = ["refund card payment billing", "kubernetes pods deployment rollout", "vacation leave employees manager"];
+  const topics = [
+    "refund card payment billing",
+    "kubernetes pods deployment rollout",
+    "vacation leave employees manager",
+  ];
   const texts = Array.from({ length: 60 }, (_, i) => `${topics[i % 3]} note ${i % 7} item ${i % 11}`);
   const sample = fitSample(texts.length, 12, 42);
-  const outside = Array.from({ length: texts.length }, (_, i) => i).find((i) => !sample?.includes(i) && i % 3 === 1) ?? -1;
+  const outside =
+    Array.from({ length: texts.length }, (_, i) => i).find((i) => !sample?.includes(i) && i % 3 === 1) ?? -1;
   texts[outside] += " zebrafish";
 
   it("draws an ascending sample with one document from each equal stretch of the corpus", () => {
@@ -121,7 +132,9 @@ describe("fitting on a sample above maxFitDocuments", () => {
   });
 
   it("rejects a maxFitDocuments that is not an integer of at least 1", () => {
-    expect(() => LsaEmbeddings.fit(texts, { maxFitDocuments: 0 })).toThrow(/maxFitDocuments must be an integer >= 1, got 0/);
+    expect(() => LsaEmbeddings.fit(texts, { maxFitDocuments: 0 })).toThrow(
+      /maxFitDocuments must be an integer >= 1, got 0/,
+    );
   });
 });
 
@@ -130,10 +143,15 @@ describe("the LSA header's fit record", () => {
 
   it("loads a header saved before sampling existed as fitted on every document", () => {
     const { svdDocumentCount: _unused, ...old } = header;
-    expect(LsaEmbeddings.deserialize(old, projection).fittedOn).toEqual({ documents: CORPUS.length, svdDocuments: CORPUS.length });
+    expect(LsaEmbeddings.deserialize(old, projection).fittedOn).toEqual({
+      documents: CORPUS.length,
+      svdDocuments: CORPUS.length,
+    });
   });
 
   it("rejects a header whose SVD sample is larger than its corpus", () => {
-    expect(() => LsaEmbeddings.deserialize({ ...header, svdDocumentCount: CORPUS.length + 1 }, projection)).toThrow(/svdDocumentCount must be an integer between 0 and documentCount/);
+    expect(() => LsaEmbeddings.deserialize({ ...header, svdDocumentCount: CORPUS.length + 1 }, projection)).toThrow(
+      /svdDocumentCount must be an integer between 0 and documentCount/,
+    );
   });
 });

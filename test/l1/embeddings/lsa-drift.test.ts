@@ -12,7 +12,10 @@ describe("lsaRefitNeeded", () => {
 
   it("refits once more than 20% of the fitted documents changed", () => {
     const decision = lsaRefitNeeded({ ...base, currentDocumentCount: 1201, changedSinceFit: 201 });
-    expect(decision).toEqual({ refit: true, reason: expect.stringMatching(/201 documents changed since the fit, 20\.1% of the 1000 fitted/) });
+    expect(decision).toEqual({
+      refit: true,
+      reason: expect.stringMatching(/201 documents changed since the fit, 20\.1% of the 1000 fitted/),
+    });
   });
 
   it("refits once more than 10% of the corpus's tokens are unknown to the model", () => {
@@ -27,7 +30,9 @@ describe("lsaRefitNeeded", () => {
   });
 
   it("refits a model fitted on no documents once there are documents, and never for an empty corpus", () => {
-    expect(lsaRefitNeeded({ ...base, fittedDocumentCount: 0, currentDocumentCount: 3, changedSinceFit: 3 }).refit).toBe(true);
+    expect(lsaRefitNeeded({ ...base, fittedDocumentCount: 0, currentDocumentCount: 3, changedSinceFit: 3 }).refit).toBe(
+      true,
+    );
     expect(lsaRefitNeeded({ ...base, currentDocumentCount: 0, changedSinceFit: 1000 }).refit).toBe(false);
   });
 

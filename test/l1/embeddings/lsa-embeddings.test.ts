@@ -3,7 +3,6 @@ import { defaultDimensions } from "../../../src/l1/embeddings/lsa-fit.js";
 import { LsaEmbeddings } from "../../../src/l1/embeddings/lsa-embeddings.js";
 import { CORPUS } from "./helpers/small-corpus.js";
 
-
 function cosine(a: number[], b: number[]): number {
   return a.reduce((sum, x, i) => sum + x * b[i], 0);
 }
@@ -55,7 +54,8 @@ describe("LsaEmbeddings", () => {
   });
 
   it("places related documents closer than unrelated ones", async () => {
-    const [refund, disputes, invoices, deploy, rollback, scaling, vacation, parental] = await model.embedDocuments(CORPUS);
+    const [refund, disputes, invoices, deploy, rollback, scaling, vacation, parental] =
+      await model.embedDocuments(CORPUS);
     expect(cosine(refund, disputes)).toBeGreaterThan(cosine(refund, deploy));
     expect(cosine(refund, invoices)).toBeGreaterThan(cosine(refund, scaling));
     expect(cosine(deploy, rollback)).toBeGreaterThan(cosine(deploy, refund));

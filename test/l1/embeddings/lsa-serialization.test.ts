@@ -24,7 +24,14 @@ describe("LsaEmbeddings serialisation", () => {
     const { header, projection } = model.serialize();
     expect(header).toMatchObject({ kind: "lsa", version: 1, dimensions: 4, documentCount: CORPUS.length });
     expect(projection.byteLength).toBe(header.terms.length * 3 * 4);
-    expect(header.fitOptions).toEqual({ dimensions: 4, seed: 42, powerIterations: 0, minDocumentFrequency: 1, maxVocabulary: 100_000, maxFitDocuments: 20_000 });
+    expect(header.fitOptions).toEqual({
+      dimensions: 4,
+      seed: 42,
+      powerIterations: 0,
+      minDocumentFrequency: 1,
+      maxVocabulary: 100_000,
+      maxFitDocuments: 20_000,
+    });
   });
 
   it("rejects a truncated projection buffer and says how many bytes were expected", () => {
@@ -37,8 +44,14 @@ describe("LsaEmbeddings serialisation", () => {
 
   it("rejects a header of another version or kind, naming the field", () => {
     const { header, projection } = model.serialize();
-    expect(() => LsaEmbeddings.deserialize({ ...header, version: 2 } as never, projection)).toThrow(/unsupported version 2/);
-    expect(() => LsaEmbeddings.deserialize({ ...header, kind: "tfidf" } as never, projection)).toThrow(/kind must be "lsa"/);
-    expect(() => LsaEmbeddings.deserialize({ ...header, documentFrequencies: [] }, projection)).toThrow(/documentFrequencies/);
+    expect(() => LsaEmbeddings.deserialize({ ...header, version: 2 } as never, projection)).toThrow(
+      /unsupported version 2/,
+    );
+    expect(() => LsaEmbeddings.deserialize({ ...header, kind: "tfidf" } as never, projection)).toThrow(
+      /kind must be "lsa"/,
+    );
+    expect(() => LsaEmbeddings.deserialize({ ...header, documentFrequencies: [] }, projection)).toThrow(
+      /documentFrequencies/,
+    );
   });
 });

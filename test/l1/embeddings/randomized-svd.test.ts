@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { randomizedSvd } from "../../../src/l1/embeddings/randomized-svd.js";
-import { multiplySparse, multiplySparseTransposed, sparseFromRows, type SparseVector } from "../../../src/l1/embeddings/sparse-matrix.js";
+import {
+  multiplySparse,
+  multiplySparseTransposed,
+  sparseFromRows,
+  type SparseVector,
+} from "../../../src/l1/embeddings/sparse-matrix.js";
 
 function row(entries: Record<number, number>): SparseVector {
   const indices = Int32Array.from(Object.keys(entries).map(Number)).sort();
@@ -34,7 +39,10 @@ describe("randomizedSvd", () => {
     expect(singularValues[0]).toBeCloseTo(phi, 12);
     expect(singularValues[1]).toBeCloseTo(1 / phi, 12);
     // Right singular vectors are orthonormal and A·v has length σ.
-    const v = [[rightVectors[0], rightVectors[2]], [rightVectors[1], rightVectors[3]]];
+    const v = [
+      [rightVectors[0], rightVectors[2]],
+      [rightVectors[1], rightVectors[3]],
+    ];
     expect(v[0][0] * v[1][0] + v[0][1] * v[1][1]).toBeCloseTo(0, 12);
     v.forEach((vec, j) => expect(Math.hypot(vec[0] + vec[1], vec[1])).toBeCloseTo(singularValues[j], 12));
   });
@@ -45,7 +53,8 @@ describe("randomizedSvd", () => {
     [3, 2, 1, 0].forEach((sigma, j) => expect(singularValues[j]).toBeCloseTo(sigma, 12));
     // Column j is ±e_j with its largest entry positive; the missing component is all zeros.
     const column = (j: number) => Array.from({ length: 4 }, (_, r) => rightVectors[r * 4 + j]);
-    const expectColumn = (j: number, expected: number[]) => column(j).forEach((x, r) => expect(x).toBeCloseTo(expected[r], 12));
+    const expectColumn = (j: number, expected: number[]) =>
+      column(j).forEach((x, r) => expect(x).toBeCloseTo(expected[r], 12));
     expectColumn(0, [1, 0, 0, 0]);
     expectColumn(1, [0, 1, 0, 0]);
     expectColumn(2, [0, 0, 1, 0]);

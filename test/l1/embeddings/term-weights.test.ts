@@ -18,7 +18,10 @@ describe("buildVocabulary", () => {
 
 describe("weighTerms", () => {
   it("weighs (1 + ln tf) × idf, normalises to unit length and ignores unknown tokens", () => {
-    const index = new Map([["a", 0], ["b", 1]]);
+    const index = new Map([
+      ["a", 0],
+      ["b", 1],
+    ]);
     const idf = Float64Array.from([1, 2]);
     const { indices, values } = weighTerms(["b", "zzz", "a", "a"], index, idf);
     expect(Array.from(indices)).toEqual([0, 1]);

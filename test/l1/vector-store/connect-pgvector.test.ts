@@ -100,8 +100,19 @@ async function expectRefusedBeforeConnecting(options: unknown, message: string):
 }
 
 const URL = "postgresql://127.0.0.1:1/db";
-const identifierMessage = (name: string, value: unknown) => `${name} must be a plain SQL identifier (letters, digits, _; at most 63), got ${JSON.stringify(String(value).slice(0, 80))}.`;
-const NOT_IDENTIFIERS = ["", "1chunks", "lk-chunks", "chunks; DROP TABLE users", "public.chunks", '"Chunks"', "a".repeat(64), "ümlaut", "chunks\n"];
+const identifierMessage = (name: string, value: unknown) =>
+  `${name} must be a plain SQL identifier (letters, digits, _; at most 63), got ${JSON.stringify(String(value).slice(0, 80))}.`;
+const NOT_IDENTIFIERS = [
+  "",
+  "1chunks",
+  "lk-chunks",
+  "chunks; DROP TABLE users",
+  "public.chunks",
+  '"Chunks"',
+  "a".repeat(64),
+  "ümlaut",
+  "chunks\n",
+];
 
 describe("connectPgVectorStore", () => {
   it.each<[string, unknown]>([
@@ -110,47 +121,94 @@ describe("connectPgVectorStore", () => {
     ["an empty connectionString", { connectionString: "" }],
     ["a connectionString that is not a string", { connectionString: 5432 }],
   ])("refuses %s with INVALID_OPTION before importing pg or connecting", async (_name, options) => {
-    await expectRefusedBeforeConnecting(options, "connectPgVectorStore needs a connectionString, e.g. postgresql://user:password@host:5432/db.");
+    await expectRefusedBeforeConnecting(
+      options,
+      "connectPgVectorStore needs a connectionString, e.g. postgresql://user:password@host:5432/db.",
+    );
   });
 
-  it.each<unknown>([...NOT_IDENTIFIERS, 5])("refuses the tableName %j with INVALID_OPTION before importing pg or connecting", async (tableName) => {
-    await expectRefusedBeforeConnecting({ connectionString: URL, tableName }, identifierMessage("tableName", tableName));
-  });
+  it.each<unknown>([...NOT_IDENTIFIERS, 5])(
+    "refuses the tableName %j with INVALID_OPTION before importing pg or connecting",
+    async (tableName) => {
+      await expectRefusedBeforeConnecting(
+        { connectionString: URL, tableName },
+        identifierMessage("tableName", tableName),
+      );
+    },
+  );
 
-  it.each<unknown>([...NOT_IDENTIFIERS, 5])("refuses the schemaName %j with INVALID_OPTION before importing pg or connecting", async (schemaName) => {
-    await expectRefusedBeforeConnecting({ connectionString: URL, schemaName }, identifierMessage("schemaName", schemaName));
-  });
+  it.each<unknown>([...NOT_IDENTIFIERS, 5])(
+    "refuses the schemaName %j with INVALID_OPTION before importing pg or connecting",
+    async (schemaName) => {
+      await expectRefusedBeforeConnecting(
+        { connectionString: URL, schemaName },
+        identifierMessage("schemaName", schemaName),
+      );
+    },
+  );
 
   it("refuses a schemaName that would break out of PGVectorStore's quoted identifier, before any import or connection", async () => {
     const schemaName = 'kb"."lk_rows"; DROP TABLE users; --';
-    await expectRefusedBeforeConnecting({ connectionString: URL, schemaName }, identifierMessage("schemaName", schemaName));
+    await expectRefusedBeforeConnecting(
+      { connectionString: URL, schemaName },
+      identifierMessage("schemaName", schemaName),
+    );
   });
 
   it("quotes at most 80 characters of a refused name", async () => {
     const tableName = `${"x".repeat(79)}; ${"DROP TABLE users; ".repeat(20)}`;
     const error = await rejection(connectPgVectorStore({ connectionString: URL, tableName }));
-    expect(error.message).toBe(`lookup-knowledge: tableName must be a plain SQL identifier (letters, digits, _; at most 63), got ${JSON.stringify(`${"x".repeat(79)};`)}.`);
+    expect(error.message).toBe(
+      `lookup-knowledge: tableName must be a plain SQL identifier (letters, digits, _; at most 63), got ${JSON.stringify(`${"x".repeat(79)};`)}.`,
+    );
   });
 
-  it.each<unknown>([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "4"])("refuses maxConnections %j with INVALID_OPTION before importing pg or connecting", async (maxConnections) => {
-    await expectRefusedBeforeConnecting({ connectionString: URL, maxConnections }, `maxConnections must be an integer from 1, got ${String(maxConnections)}.`);
-  });
+  it.each<unknown>([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "4"])(
+    "refuses maxConnections %j with INVALID_OPTION before importing pg or connecting",
+    async (maxConnections) => {
+      await expectRefusedBeforeConnecting(
+        { connectionString: URL, maxConnections },
+        `maxConnections must be an integer from 1, got ${String(maxConnections)}.`,
+      );
+    },
+  );
 
-  it.each<unknown>([-1, Number.NaN, Number.POSITIVE_INFINITY, "2000"])("refuses connectionTimeoutMs %j with INVALID_OPTION before importing pg or connecting", async (connectionTimeoutMs) => {
-    await expectRefusedBeforeConnecting({ connectionString: URL, connectionTimeoutMs }, `connectionTimeoutMs must be a number of milliseconds from 0 (0 waits forever), got ${String(connectionTimeoutMs)}.`);
-  });
+  it.each<unknown>([-1, Number.NaN, Number.POSITIVE_INFINITY, "2000"])(
+    "refuses connectionTimeoutMs %j with INVALID_OPTION before importing pg or connecting",
+    async (connectionTimeoutMs) => {
+      await expectRefusedBeforeConnecting(
+        { connectionString: URL, connectionTimeoutMs },
+        `connectionTimeoutMs must be a number of milliseconds from 0 (0 waits forever), got ${String(connectionTimeoutMs)}.`,
+      );
+    },
+  );
 
   it("fails with VECTOR_STORE_FAILED naming the table when nothing listens at the address, and ends its pool", async () => {
     const port = await closedPort();
     const tableName = `_${"a".repeat(62)}`;
-    const error = await rejection(connectPgVectorStore({ connectionString: `postgresql://lk:secret@127.0.0.1:${port}/kb`, tableName, connectionTimeoutMs: 500 }));
+    const error = await rejection(
+      connectPgVectorStore({
+        connectionString: `postgresql://lk:secret@127.0.0.1:${port}/kb`,
+        tableName,
+        connectionTimeoutMs: 500,
+      }),
+    );
     expect(error.code).toBe("VECTOR_STORE_FAILED");
-    expect(error.message).toMatch(new RegExp(`^lookup-knowledge: cannot open the pgvector table ${tableName}: .+; check the connection string and that the vector extension is installed \\(CREATE EXTENSION vector\\)\\.$`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^lookup-knowledge: cannot open the pgvector table ${tableName}: .+; check the connection string and that the vector extension is installed \\(CREATE EXTENSION vector\\)\\.$`,
+      ),
+    );
     expect(error.message).not.toContain("secret");
     expect(error.cause).toBeInstanceOf(Error);
     expect(seen.imports).toEqual(["pg", "@langchain/community/vectorstores/pgvector"]);
     expect(seen.pools).toHaveLength(1);
-    expect(seen.pools[0].config).toEqual({ connectionString: `postgresql://lk:secret@127.0.0.1:${port}/kb`, max: 4, connectionTimeoutMillis: 500, onConnect: expect.any(Function) });
+    expect(seen.pools[0].config).toEqual({
+      connectionString: `postgresql://lk:secret@127.0.0.1:${port}/kb`,
+      max: 4,
+      connectionTimeoutMillis: 500,
+      onConnect: expect.any(Function),
+    });
     expect(seen.pools[0].pool.ended).toBe(true);
     expect(seen.pools[0].pool.listenerCount("error")).toBeGreaterThan(0);
   });
@@ -160,19 +218,45 @@ describe("connectPgVectorStore", () => {
     const error = await rejection(connectPgVectorStore({ connectionString: `postgresql://127.0.0.1:${port}/kb` }));
     expect(error.code).toBe("VECTOR_STORE_FAILED");
     expect(error.message).toContain("cannot open the pgvector table lookup_knowledge_chunks:");
-    expect(seen.pools[0].config).toEqual({ connectionString: `postgresql://127.0.0.1:${port}/kb`, max: 4, connectionTimeoutMillis: 2000, onConnect: expect.any(Function) });
+    expect(seen.pools[0].config).toEqual({
+      connectionString: `postgresql://127.0.0.1:${port}/kb`,
+      max: 4,
+      connectionTimeoutMillis: 2000,
+      onConnect: expect.any(Function),
+    });
 
-    await rejection(connectPgVectorStore({ connectionString: `postgresql://127.0.0.1:${port}/kb`, maxConnections: 9, connectionTimeoutMs: 0 }));
+    await rejection(
+      connectPgVectorStore({
+        connectionString: `postgresql://127.0.0.1:${port}/kb`,
+        maxConnections: 9,
+        connectionTimeoutMs: 0,
+      }),
+    );
     expect(seen.pools[1].config).toMatchObject({ max: 9, connectionTimeoutMillis: 0 });
   });
 
   it("gives the store its pool, the table, cosine distance and the schema only when one is named", async () => {
     const port = await closedPort();
-    await rejection(connectPgVectorStore({ connectionString: `postgresql://127.0.0.1:${port}/kb`, tableName: "kb_rows", schemaName: "knowledge" }));
+    await rejection(
+      connectPgVectorStore({
+        connectionString: `postgresql://127.0.0.1:${port}/kb`,
+        tableName: "kb_rows",
+        schemaName: "knowledge",
+      }),
+    );
     await rejection(connectPgVectorStore({ connectionString: `postgresql://127.0.0.1:${port}/kb` }));
     expect(seen.stores).toHaveLength(2);
-    expect(seen.stores[0].config).toEqual({ pool: seen.pools[0].pool, tableName: "kb_rows", schemaName: "knowledge", distanceStrategy: "cosine" });
-    expect(seen.stores[1].config).toEqual({ pool: seen.pools[1].pool, tableName: "lookup_knowledge_chunks", distanceStrategy: "cosine" });
+    expect(seen.stores[0].config).toEqual({
+      pool: seen.pools[0].pool,
+      tableName: "kb_rows",
+      schemaName: "knowledge",
+      distanceStrategy: "cosine",
+    });
+    expect(seen.stores[1].config).toEqual({
+      pool: seen.pools[1].pool,
+      tableName: "lookup_knowledge_chunks",
+      distanceStrategy: "cosine",
+    });
   });
 
   it("releases the checked-out client and ends the pool when creating the table fails, guarding the client against errors meanwhile", async () => {
@@ -204,7 +288,12 @@ describe("connectPgVectorStore", () => {
   it("returns the store with the pgvector dialect once the client is connected and the table exists, and its end releases both", async () => {
     const client = new FakeClient();
     seen.script = { ...seen.script, client, table: "exists" };
-    const { store, dialect } = await connectPgVectorStore({ connectionString: URL, tableName: "kb_rows", schemaName: "knowledge", createIndexes: false });
+    const { store, dialect } = await connectPgVectorStore({
+      connectionString: URL,
+      tableName: "kb_rows",
+      schemaName: "knowledge",
+      createIndexes: false,
+    });
     expect(dialect).toBe(pgvectorDialect);
     expect(dialect.target!(store)).toEqual({ schema: "knowledge", table: "kb_rows", collection: null });
     expect(client.listenerCount("error")).toBe(1);

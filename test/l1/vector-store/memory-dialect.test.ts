@@ -25,7 +25,13 @@ async function storeWith(rows: Row[]): Promise<MemoryVectorStore> {
       (row) =>
         new Document({
           pageContent: `text of ${row.id}`,
-          metadata: { lk_kind: "chunk", lk_id: row.id, ...(row.kb === undefined ? {} : { lk_kb: row.kb }), ...(row.gen === undefined ? {} : { lk_gen: row.gen }), domain: row.domain },
+          metadata: {
+            lk_kind: "chunk",
+            lk_id: row.id,
+            ...(row.kb === undefined ? {} : { lk_kb: row.kb }),
+            ...(row.gen === undefined ? {} : { lk_gen: row.gen }),
+            domain: row.domain,
+          },
           id: row.id,
         }),
     ),
@@ -73,12 +79,18 @@ describe("memoryDialect.filter", () => {
   });
 
   it("does not mistake a domain named null for the absence of a domain", () => {
-    expect(predicate({ ...HANDBOOK, domain: "null" })(doc({ lk_kb: "handbook", lk_gen: GEN, domain: null }))).toBe(false);
+    expect(predicate({ ...HANDBOOK, domain: "null" })(doc({ lk_kb: "handbook", lk_gen: GEN, domain: null }))).toBe(
+      false,
+    );
   });
 
   it("filters inside MemoryVectorStore's search, so k fills with the knowledge base's current rows of that domain", async () => {
     const store = await storeWith(ROWS);
-    const hits = await store.similaritySearchVectorWithScore([1, 0, 0], 2, predicate({ ...HANDBOOK, domain: "billing" }));
+    const hits = await store.similaritySearchVectorWithScore(
+      [1, 0, 0],
+      2,
+      predicate({ ...HANDBOOK, domain: "billing" }),
+    );
     expect(hits.map(([hit]) => hit.metadata.lk_id)).toEqual(["row-a", "row-c"]);
   });
 
@@ -90,7 +102,11 @@ describe("memoryDialect.filter", () => {
 
   it("returns another knowledge base's rows only to a search in its namespace", async () => {
     const store = await storeWith(ROWS);
-    const hits = await store.similaritySearchVectorWithScore([1, 0, 0], 10, predicate({ namespace: "runbooks", generation: GEN, domain: null }));
+    const hits = await store.similaritySearchVectorWithScore(
+      [1, 0, 0],
+      10,
+      predicate({ namespace: "runbooks", generation: GEN, domain: null }),
+    );
     expect(hits.map(([hit]) => hit.metadata.lk_id)).toEqual(["other-a"]);
   });
 });
@@ -99,7 +115,9 @@ describe("memoryDialect.similarity", () => {
   it("passes MemoryVectorStore's cosine similarities through unchanged", async () => {
     const store = await storeWith(ROWS.slice(0, 4));
     const hits = await store.similaritySearchVectorWithScore([1, 0, 0], 4);
-    const byId = Object.fromEntries(hits.map(([hit, score]) => [hit.metadata.lk_id, memoryDialect.similarity(score, store)]));
+    const byId = Object.fromEntries(
+      hits.map(([hit, score]) => [hit.metadata.lk_id, memoryDialect.similarity(score, store)]),
+    );
     expect(byId["row-a"]).toBeCloseTo(1, 10);
     expect(byId["row-b"]).toBeCloseTo(0.6, 10);
     expect(byId["row-c"]).toBeCloseTo(0, 10);
@@ -153,7 +171,15 @@ describe("memoryDialect.deleteOtherGenerations", () => {
     const store = await storeWith(ROWS);
     await memoryDialect.deleteOtherGenerations!(store, { namespace: "nobody", generation: GEN });
     expect(rowIds(store)).toEqual(ROWS.map((row) => row.id));
-    await store.addVectors([[0, 1, 0]], [new Document({ pageContent: "new", metadata: { lk_kind: "chunk", lk_kb: "nobody", lk_gen: GEN, lk_id: "row-e", domain: "ops" } })]);
+    await store.addVectors(
+      [[0, 1, 0]],
+      [
+        new Document({
+          pageContent: "new",
+          metadata: { lk_kind: "chunk", lk_kb: "nobody", lk_gen: GEN, lk_id: "row-e", domain: "ops" },
+        }),
+      ],
+    );
     expect(rowIds(store)).toContain("row-e");
   });
 });

@@ -9,12 +9,28 @@ import { pgvectorDialect } from "../../../src/l1/vector-store/pgvector-dialect.j
 type Normalization = "distance" | "similarity";
 
 /** A real `PGVectorStore` on a pool object that is never queried: constructing one opens no connection. */
-function pgStore(fields: { distanceStrategy?: DistanceStrategy; scoreNormalization?: Normalization; tableName?: string; schemaName?: string; collectionName?: string; collectionTableName?: string } = {}): PGVectorStore {
-  return new PGVectorStore(new FakeEmbeddings(), { pool: new EventEmitter() as unknown as pg.Pool, tableName: "lk_rows", ...fields });
+function pgStore(
+  fields: {
+    distanceStrategy?: DistanceStrategy;
+    scoreNormalization?: Normalization;
+    tableName?: string;
+    schemaName?: string;
+    collectionName?: string;
+    collectionTableName?: string;
+  } = {},
+): PGVectorStore {
+  return new PGVectorStore(new FakeEmbeddings(), {
+    pool: new EventEmitter() as unknown as pg.Pool,
+    tableName: "lk_rows",
+    ...fields,
+  });
 }
 
 /** A real `PGVectorStore` on a pool that records each query and answers no rows. */
-function recordingPgStore(fields: { schemaName?: string } = {}): { store: PGVectorStore; queries: { sql: string; params: unknown[] }[] } {
+function recordingPgStore(fields: { schemaName?: string } = {}): {
+  store: PGVectorStore;
+  queries: { sql: string; params: unknown[] }[];
+} {
   const queries: { sql: string; params: unknown[] }[] = [];
   const pool = Object.assign(new EventEmitter(), {
     query: async (sql: string, params: unknown[]) => {
@@ -22,7 +38,14 @@ function recordingPgStore(fields: { schemaName?: string } = {}): { store: PGVect
       return { rows: [] };
     },
   });
-  return { store: new PGVectorStore(new FakeEmbeddings(), { pool: pool as unknown as pg.Pool, tableName: "lk_rows", ...fields }), queries };
+  return {
+    store: new PGVectorStore(new FakeEmbeddings(), {
+      pool: pool as unknown as pg.Pool,
+      tableName: "lk_rows",
+      ...fields,
+    }),
+    queries,
+  };
 }
 
 /** Unit vectors in 3-D whose cosine is `cosine`: (1, 0, 0) and (c, √(1 − c²), 0). */
@@ -63,8 +86,11 @@ describe("pgvectorDialect.similarity", () => {
     "agrees with PGVectorStore's own score conversion for %s distances normalised as %s",
     (strategy, normalization) => {
       const store = pgStore({ distanceStrategy: strategy, scoreNormalization: normalization });
-      const convert = (store as unknown as { convertDistanceToScore(distance: number): number }).convertDistanceToScore.bind(store);
-      for (const distance of [0, 0.2, 0.75, 1.4]) expect(storeScore(distance, strategy, normalization)).toBeCloseTo(convert(distance), 12);
+      const convert = (
+        store as unknown as { convertDistanceToScore(distance: number): number }
+      ).convertDistanceToScore.bind(store);
+      for (const distance of [0, 0.2, 0.75, 1.4])
+        expect(storeScore(distance, strategy, normalization)).toBeCloseTo(convert(distance), 12);
     },
   );
 
@@ -95,7 +121,9 @@ describe("pgvectorDialect.similarity", () => {
   it("orders hits by similarity as the store orders them by distance, for every strategy", () => {
     for (const strategy of STRATEGIES) {
       const store = pgStore({ distanceStrategy: strategy });
-      const similarities = COSINES.map((cosine) => pgvectorDialect.similarity(pgvectorDistance(...unitPair(cosine), strategy), store));
+      const similarities = COSINES.map((cosine) =>
+        pgvectorDialect.similarity(pgvectorDistance(...unitPair(cosine), strategy), store),
+      );
       expect([...similarities].sort((x, y) => y - x)).toEqual(similarities);
     }
   });
@@ -105,7 +133,11 @@ describe("pgvectorDialect.filter", () => {
   const GEN = "0123456789abcdef";
 
   it("is PGVectorStore's metadata filter on lk_kb, lk_gen and the domain", () => {
-    expect(pgvectorDialect.filter({ namespace: "handbook", generation: GEN, domain: "billing" })).toEqual({ lk_kb: "handbook", lk_gen: GEN, domain: "billing" });
+    expect(pgvectorDialect.filter({ namespace: "handbook", generation: GEN, domain: "billing" })).toEqual({
+      lk_kb: "handbook",
+      lk_gen: GEN,
+      domain: "billing",
+    });
   });
 
   it("leaves the domain out, rather than matching a null one, for a lookup without domain", () => {
@@ -116,17 +148,27 @@ describe("pgvectorDialect.filter", () => {
 
   it("becomes equality clauses with bound parameters in PGVectorStore's own search query", async () => {
     const { store, queries } = recordingPgStore();
-    await store.similaritySearchVectorWithScore([1, 0, 0], 5, pgvectorDialect.filter({ namespace: "handbook", generation: GEN, domain: "billing" }) as never);
+    await store.similaritySearchVectorWithScore(
+      [1, 0, 0],
+      5,
+      pgvectorDialect.filter({ namespace: "handbook", generation: GEN, domain: "billing" }) as never,
+    );
     expect(queries).toHaveLength(1);
     const [{ sql, params }] = queries;
-    expect(sql).toMatch(/FROM lk_rows\s+WHERE metadata->>'lk_kb' = \$3 AND metadata->>'lk_gen' = \$4 AND metadata->>'domain' = \$5\s+ORDER BY/);
+    expect(sql).toMatch(
+      /FROM lk_rows\s+WHERE metadata->>'lk_kb' = \$3 AND metadata->>'lk_gen' = \$4 AND metadata->>'domain' = \$5\s+ORDER BY/,
+    );
     expect(params).toEqual(["[1,0,0]", 5, "handbook", GEN, "billing"]);
   });
 
   it("keeps a hostile namespace or domain in the parameters, never in the SQL", async () => {
     const { store, queries } = recordingPgStore();
     const hostile = "x'; DROP TABLE lk_rows; --";
-    await store.similaritySearchVectorWithScore([1, 0, 0], 5, pgvectorDialect.filter({ namespace: hostile, generation: GEN, domain: hostile }) as never);
+    await store.similaritySearchVectorWithScore(
+      [1, 0, 0],
+      5,
+      pgvectorDialect.filter({ namespace: hostile, generation: GEN, domain: hostile }) as never,
+    );
     expect(queries[0].sql).not.toContain("DROP");
     expect(queries[0].params).toEqual(["[1,0,0]", 5, hostile, GEN, hostile]);
   });
@@ -143,8 +185,12 @@ describe("pgvectorDialect.deleteOtherGenerations", () => {
   });
 
   it("passes the store's failure on, for the save to turn into a warning", async () => {
-    const store = { delete: async () => Promise.reject(new Error("permission denied for table lk_rows")) } as unknown as VectorStoreInterface;
-    await expect(pgvectorDialect.deleteOtherGenerations!(store, { namespace: "handbook", generation: GEN })).rejects.toThrow("permission denied for table lk_rows");
+    const store = {
+      delete: async () => Promise.reject(new Error("permission denied for table lk_rows")),
+    } as unknown as VectorStoreInterface;
+    await expect(
+      pgvectorDialect.deleteOtherGenerations!(store, { namespace: "handbook", generation: GEN }),
+    ).rejects.toThrow("permission denied for table lk_rows");
   });
 
   it("is one DELETE in PGVectorStore, of the namespace's rows with another or no generation", async () => {
@@ -152,7 +198,9 @@ describe("pgvectorDialect.deleteOtherGenerations", () => {
     await pgvectorDialect.deleteOtherGenerations!(store, { namespace: "handbook", generation: GEN });
     expect(queries).toHaveLength(1);
     const [{ sql, params }] = queries;
-    expect(sql.replace(/\s+/g, " ").trim()).toBe(`DELETE FROM "kb"."lk_rows" WHERE metadata->>'lk_kb' = $1 AND (metadata->>'lk_gen' IS NULL OR (metadata->>'lk_gen')::text != $2)`);
+    expect(sql.replace(/\s+/g, " ").trim()).toBe(
+      `DELETE FROM "kb"."lk_rows" WHERE metadata->>'lk_kb' = $1 AND (metadata->>'lk_gen' IS NULL OR (metadata->>'lk_gen')::text != $2)`,
+    );
     expect(params).toEqual(["handbook", GEN]);
   });
 });
@@ -169,12 +217,21 @@ describe("pgvectorDialect.target", () => {
   });
 
   it("records the schema and the collection of a store that uses a collection table", () => {
-    const store = pgStore({ schemaName: "kb", tableName: "rows", collectionTableName: "collections", collectionName: "handbook" });
+    const store = pgStore({
+      schemaName: "kb",
+      tableName: "rows",
+      collectionTableName: "collections",
+      collectionName: "handbook",
+    });
     expect(pgvectorDialect.target!(store)).toEqual({ schema: "kb", table: "rows", collection: "handbook" });
   });
 
   it("gives nulls for a store object without any of those fields", () => {
-    expect(pgvectorDialect.target!({} as VectorStoreInterface)).toEqual({ schema: null, table: null, collection: null });
+    expect(pgvectorDialect.target!({} as VectorStoreInterface)).toEqual({
+      schema: null,
+      table: null,
+      collection: null,
+    });
   });
 });
 
@@ -215,7 +272,9 @@ describe("pgvectorDialect.attach", () => {
 
   it("leaves alone a store without a pool or client, or whose fields are not emitters", () => {
     expect(() => pgvectorDialect.attach!({} as VectorStoreInterface)).not.toThrow();
-    expect(() => pgvectorDialect.attach!({ pool: {}, client: { on: () => {} } } as unknown as VectorStoreInterface)).not.toThrow();
+    expect(() =>
+      pgvectorDialect.attach!({ pool: {}, client: { on: () => {} } } as unknown as VectorStoreInterface),
+    ).not.toThrow();
   });
 });
 

@@ -2,7 +2,13 @@ import { cp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { connectPgVectorStore, createRetrievalGraph, followKnowledgeBase, KnowledgeBase, type LookupResult } from "../../../src/index.js";
+import {
+  connectPgVectorStore,
+  createRetrievalGraph,
+  followKnowledgeBase,
+  KnowledgeBase,
+  type LookupResult,
+} from "../../../src/index.js";
 import { createTempDirs, KB_DIR } from "../../integration/helpers/integration-fixtures.js";
 import { HashedWordEmbeddings } from "../../access/hashed-embeddings.js";
 import { describeReplicas } from "./replica-scenarios.js";
@@ -28,13 +34,20 @@ describe.skipIf(!url)("pgvector replicas (LOOKUP_KNOWLEDGE_PG_URL)", () => {
         const { store, dialect } = await connectPgVectorStore({ connectionString: url!, tableName });
         return { store, dialect, close: () => store.end() };
       },
-      rowIds: async () => (await sql(`SELECT metadata->>'lk_id' AS id FROM ${tableName}`)).rows.map((row: { id: string }) => row.id).sort(),
+      rowIds: async () =>
+        (await sql(`SELECT metadata->>'lk_id' AS id FROM ${tableName}`)).rows
+          .map((row: { id: string }) => row.id)
+          .sort(),
       close: async () => void (await sql(`DROP TABLE IF EXISTS ${tableName}`)),
     };
   };
   describeReplicas("Postgres with pgvector, one connection per instance", openTable);
   // A fixed length: the table gets its vector(n) column and HNSW index, and lookups go through it.
-  describeReplicas("Postgres with pgvector and its HNSW index", (table) => openTable(`${table}_hnsw`), new HashedWordEmbeddings(64));
+  describeReplicas(
+    "Postgres with pgvector and its HNSW index",
+    (table) => openTable(`${table}_hnsw`),
+    new HashedWordEmbeddings(64),
+  );
 
   describe("two instances on one pgvector table", () => {
     const temp = createTempDirs("lookup-knowledge-pg-follow-");
@@ -44,8 +57,11 @@ describe.skipIf(!url)("pgvector replicas (LOOKUP_KNOWLEDGE_PG_URL)", () => {
       await temp.cleanup();
     });
 
-    const marker = (word: string) => `---\ntitle: Release Codename\ndomain: billing\nkeywords: [release codename]\n---\n# Release Codename\n\nThe release codename is ${word}. Every release codename question is answered here.\n`;
-    const codenamesIn = (result: LookupResult) => [...new Set(result.evidence.flatMap((block) => block.content.match(/\b(alphaword|betaword|gammaword)\b/g) ?? []))];
+    const marker = (word: string) =>
+      `---\ntitle: Release Codename\ndomain: billing\nkeywords: [release codename]\n---\n# Release Codename\n\nThe release codename is ${word}. Every release codename question is answered here.\n`;
+    const codenamesIn = (result: LookupResult) => [
+      ...new Set(result.evidence.flatMap((block) => block.content.match(/\b(alphaword|betaword|gammaword)\b/g) ?? [])),
+    ];
     /** Resolves once `check` holds, polling every 20 ms; rejects after a minute (a hang guard, not a speed check). */
     async function until(check: () => boolean): Promise<void> {
       const deadline = Date.now() + 60_000;
@@ -82,13 +98,21 @@ describe.skipIf(!url)("pgvector replicas (LOOKUP_KNOWLEDGE_PG_URL)", () => {
         };
         const workers = [0, 1, 2].map(worker);
         /** Every worker has answered from the index naming `word`: no lookup is pinned to an older commit any more. */
-        const everyWorkerSaw = (word: string) => [0, 1, 2].every((id) => results.some((entry) => entry.worker === id && codenamesIn(entry.result).includes(word)));
+        const everyWorkerSaw = (word: string) =>
+          [0, 1, 2].every((id) =>
+            results.some((entry) => entry.worker === id && codenamesIn(entry.result).includes(word)),
+          );
         await until(() => everyWorkerSaw("alphaword"));
         // An incremental update (same rows generation), then a full rebuild (a new one).
-        for (const [word, full] of [["betaword", false], ["gammaword", true]] as const) {
+        for (const [word, full] of [
+          ["betaword", false],
+          ["gammaword", true],
+        ] as const) {
           await writeFile(join(corpusDir, "billing/zz-release-codename.md"), marker(word));
           const writer = await KnowledgeBase.load(dir, { vectorStore: writerStore, localVectors: true });
-          const next = full ? await KnowledgeBase.build({ corpusDir, vectorStore: writerStore, onWarning: () => {} }) : (await writer.update({ corpusDir, onWarning: () => {} })).knowledgeBase;
+          const next = full
+            ? await KnowledgeBase.build({ corpusDir, vectorStore: writerStore, onWarning: () => {} })
+            : (await writer.update({ corpusDir, onWarning: () => {} })).knowledgeBase;
           await next.save(dir);
           await until(() => everyWorkerSaw(word));
         }
@@ -97,7 +121,9 @@ describe.skipIf(!url)("pgvector replicas (LOOKUP_KNOWLEDGE_PG_URL)", () => {
         follower.close();
         expect(failures).toEqual([]);
         expect(results.length).toBeGreaterThan(0);
-        expect(results.filter((entry) => entry.result.l1Status !== "ok").map((entry) => entry.result.l1Status)).toEqual([]);
+        expect(results.filter((entry) => entry.result.l1Status !== "ok").map((entry) => entry.result.l1Status)).toEqual(
+          [],
+        );
         expect(codenamesIn(results.at(-1)!.result)).toEqual(["gammaword"]);
       } finally {
         await writerStore.store.end();

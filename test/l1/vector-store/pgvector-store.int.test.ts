@@ -3,7 +3,13 @@ import { FakeEmbeddings } from "@langchain/core/utils/testing";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLookupKnowledgeTool, KnowledgeBase, pgvectorDialect, type LookupResult, type ToolInvocationRecord } from "../../../src/index.js";
+import {
+  createLookupKnowledgeTool,
+  KnowledgeBase,
+  pgvectorDialect,
+  type LookupResult,
+  type ToolInvocationRecord,
+} from "../../../src/index.js";
 import { startPgServer, testPostgres, type PgServer } from "../../helpers/pglite-server.js";
 import { createTempDirs, KB_DIR, readJsonl } from "../../integration/helpers/integration-fixtures.js";
 import { describeStoreBackedL1 } from "./store-scenarios.js";
@@ -32,7 +38,10 @@ describeStoreBackedL1("Postgres with pgvector (PGVectorStore over the wire proto
   return {
     store,
     dialect: pgvectorDialect,
-    rowIds: async () => (await pool.query<{ id: string }>(`SELECT metadata->>'lk_id' AS id FROM ${tableName}`)).rows.map((row) => row.id).sort(),
+    rowIds: async () =>
+      (await pool.query<{ id: string }>(`SELECT metadata->>'lk_id' AS id FROM ${tableName}`)).rows
+        .map((row) => row.id)
+        .sort(),
     close: async () => {
       await pool.query(`DROP TABLE IF EXISTS ${tableName}`);
       await store.end(); // releases the client the store keeps checked out, then ends the pool
@@ -51,7 +60,11 @@ describe("L1 on pgvector when the database goes away", () => {
     // No error listeners of the app's own: the dialect's keep the dropped connection from crashing the process.
     const pool = new pg.Pool({ connectionString: server.url, max: 4, connectionTimeoutMillis: 2000 });
     store = await PGVectorStore.initialize(new FakeEmbeddings(), { pool, tableName: "lk_chunks_outage" });
-    kb = await KnowledgeBase.build({ corpusDir: KB_DIR, vectorStore: { store, dialect: pgvectorDialect }, onWarning: () => {} });
+    kb = await KnowledgeBase.build({
+      corpusDir: KB_DIR,
+      vectorStore: { store, dialect: pgvectorDialect },
+      onWarning: () => {},
+    });
   });
   afterAll(async () => {
     await store?.end().catch(() => {});
@@ -62,10 +75,12 @@ describe("L1 on pgvector when the database goes away", () => {
     const tracePath = join(await temp.make(), "trace.jsonl");
     const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath, l1: { timeoutMs: 3000 } });
     const query = "how do I rotate an API key";
-    const before = (await lookup.invoke({ type: "tool_call", id: "up", name: lookup.name, args: { query } })).artifact as LookupResult;
+    const before = (await lookup.invoke({ type: "tool_call", id: "up", name: lookup.name, args: { query } }))
+      .artifact as LookupResult;
     expect(before.l1Status).toBe("ok");
     await server.stop();
-    const after = (await lookup.invoke({ type: "tool_call", id: "down", name: lookup.name, args: { query } })).artifact as LookupResult;
+    const after = (await lookup.invoke({ type: "tool_call", id: "down", name: lookup.name, args: { query } }))
+      .artifact as LookupResult;
     expect(after.l1Status).toBe("error");
     expect(after.fallbackReason).toBe("l1_error");
     expect(after.primary?.source).toMatch(/^access\/api-key-rotation\.md#/);

@@ -27,11 +27,17 @@ const SEARCH = { domain: null, k: 5, minScore: -1 };
 
 /** The L1 hits of `kb` for every query: sources and scores. */
 async function hitsOf(kb: KnowledgeBase): Promise<Array<Array<[string, number]>>> {
-  return Promise.all(QUERIES.map(async (query) => (await kb.l1!.search(query, SEARCH)).map((hit): [string, number] => [hit.chunk.source, hit.score])));
+  return Promise.all(
+    QUERIES.map(async (query) =>
+      (await kb.l1!.search(query, SEARCH)).map((hit): [string, number] => [hit.chunk.source, hit.score]),
+    ),
+  );
 }
 
 function expectSameHits(actual: Array<Array<[string, number]>>, expected: Array<Array<[string, number]>>): void {
-  expect(actual.map((hits) => hits.map(([source]) => source))).toEqual(expected.map((hits) => hits.map(([source]) => source)));
+  expect(actual.map((hits) => hits.map(([source]) => source))).toEqual(
+    expected.map((hits) => hits.map(([source]) => source)),
+  );
   actual.forEach((hits, i) => hits.forEach(([, score], j) => expect(score).toBeCloseTo(expected[i][j][1], 5)));
 }
 
@@ -40,7 +46,10 @@ async function changeCorpus(corpusDir: string, amount: string): Promise<void> {
   const edited = join(corpusDir, "billing/refunds.md");
   await writeFile(edited, (await readFile(edited, "utf8")).replace(/\b\d+ euros/, `${amount} euros`));
   await rm(join(corpusDir, "deploy/deploy-freeze.md"), { force: true });
-  await writeFile(join(corpusDir, `billing/fees-${amount}.md`), `---\ntitle: Fees ${amount}\ndomain: billing\n---\nA fee of ${amount} euros applies to invoices 45 days past due.\n`);
+  await writeFile(
+    join(corpusDir, `billing/fees-${amount}.md`),
+    `---\ntitle: Fees ${amount}\ndomain: billing\n---\nA fee of ${amount} euros applies to invoices 45 days past due.\n`,
+  );
 }
 
 /**
@@ -48,7 +57,11 @@ async function changeCorpus(corpusDir: string, amount: string): Promise<void> {
  * with the default embedder, or with `embeddings` (custom ones of a fixed length, which a
  * pgvector table gets its HNSW index for).
  */
-export function describeReplicas(name: string, open: (table: string) => Promise<ReplicaTable>, embeddings?: EmbeddingsInterface): void {
+export function describeReplicas(
+  name: string,
+  open: (table: string) => Promise<ReplicaTable>,
+  embeddings?: EmbeddingsInterface,
+): void {
   describe(`replicas of one index on ${name}${embeddings ? " (custom embeddings)" : ""}`, () => {
     const temp = createTempDirs("lookup-knowledge-replicas-");
     let table: ReplicaTable;
@@ -76,10 +89,18 @@ export function describeReplicas(name: string, open: (table: string) => Promise<
       const dir = join(root, "index");
       await cp(KB_DIR, corpusDir, { recursive: true });
       const writerStore = await connect();
-      const vectorStore = { store: writerStore.store, dialect: writerStore.dialect, namespace: `replicas${keepGenerations}`, keepGenerations };
+      const vectorStore = {
+        store: writerStore.store,
+        dialect: writerStore.dialect,
+        namespace: `replicas${keepGenerations}`,
+        keepGenerations,
+      };
       await (await KnowledgeBase.build({ corpusDir, vectorStore, ...custom, onWarning: () => {} })).save(dir);
       const readerStore = await connect();
-      const reader = await KnowledgeBase.load(dir, { vectorStore: { store: readerStore.store, dialect: readerStore.dialect }, ...custom });
+      const reader = await KnowledgeBase.load(dir, {
+        vectorStore: { store: readerStore.store, dialect: readerStore.dialect },
+        ...custom,
+      });
       const update = async (amount: string) => {
         await changeCorpus(corpusDir, amount);
         const writer = await KnowledgeBase.load(dir, { vectorStore, localVectors: true, ...custom });
@@ -123,8 +144,12 @@ export function describeReplicas(name: string, open: (table: string) => Promise<
       const lookup = createRetrievalGraph({ knowledgeBase: reader, tracePath: null });
       expect((await lookup.invoke({ query: QUERIES[0] })).result?.l1Status).toBe("ok");
       expectSameHits(await hitsOf(reader), before);
-      const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as { vectorStore: { retained: unknown } };
-      expect(manifest.vectorStore.retained).toEqual([{ generation: reader.vectorStore!.generation, pendingDeletes: [] }]);
+      const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as {
+        vectorStore: { retained: unknown };
+      };
+      expect(manifest.vectorStore.retained).toEqual([
+        { generation: reader.vectorStore!.generation, pendingDeletes: [] },
+      ]);
     });
 
     it("with keepGenerations 0 deletes the previous commit's rows as soon as the save commits", async () => {
@@ -134,7 +159,9 @@ export function describeReplicas(name: string, open: (table: string) => Promise<
       const rowsNow = await table.rowIds();
       expect(gone.length).toBeGreaterThan(0);
       expect(gone.some((id) => rowsNow.includes(id))).toBe(false);
-      const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as { vectorStore: Record<string, unknown> };
+      const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as {
+        vectorStore: Record<string, unknown>;
+      };
       expect(manifest.vectorStore.retained).toBeUndefined();
       await (await rebuild()).save(dir);
       expect(await reader.l1!.search(QUERIES[0], SEARCH)).toEqual([]);

@@ -69,7 +69,10 @@ function distanceDialect(): VectorStoreDialect & { filters: RowScope[]; stores: 
 }
 
 const CHUNKS = [
-  makeChunk("billing/refunds.md#window", { content: "Refunds are accepted within 30 days.", meta: { domain: "billing" } }),
+  makeChunk("billing/refunds.md#window", {
+    content: "Refunds are accepted within 30 days.",
+    meta: { domain: "billing" },
+  }),
   makeChunk("ops/deploy.md#freeze", { content: "Deploys freeze on Fridays.", meta: { domain: "ops" } }),
   makeChunk("billing/invoices.md#late", { content: "Late invoices pay a fee.", meta: { domain: "billing" } }),
   makeChunk("readme.md#top", { content: "Start here." }),
@@ -80,16 +83,35 @@ const ROWS = { namespace: "handbook", generation: "0123456789abcdef" };
 
 /** A row as a store returns it: a document whose metadata carries the row id. */
 function row(chunk: number, extra: Record<string, unknown> = {}): DocumentInterface {
-  return { pageContent: CHUNKS[chunk].content, metadata: { lk_kind: "chunk", lk_id: ROW_OF[chunk], domain: CHUNKS[chunk].meta.domain ?? null, ...extra } };
+  return {
+    pageContent: CHUNKS[chunk].content,
+    metadata: { lk_kind: "chunk", lk_id: ROW_OF[chunk], domain: CHUNKS[chunk].meta.domain ?? null, ...extra },
+  };
 }
 
 const OPTIONS: L1SearchOptions = { domain: null, k: 5, minScore: -1 };
 
-function searcherWith(answer: Answer, parts: { embeddings?: Embeddings; dialect?: VectorStoreDialect; coverage?: (terms: readonly string[], id: number) => number } = {}) {
+function searcherWith(
+  answer: Answer,
+  parts: {
+    embeddings?: Embeddings;
+    dialect?: VectorStoreDialect;
+    coverage?: (terms: readonly string[], id: number) => number;
+  } = {},
+) {
   const store = new ScriptedVectorStore(answer);
   const dialect = parts.dialect ?? distanceDialect();
   const embeddings = parts.embeddings ?? new ScriptedEmbeddings();
-  const searcher = createVectorStoreL1Searcher({ store, dialect, chunks: CHUNKS, chunkOfRow: CHUNK_OF_ROW, rows: ROWS, embeddings, dimensions: D, ...(parts.coverage ? { coverage: parts.coverage } : {}) });
+  const searcher = createVectorStoreL1Searcher({
+    store,
+    dialect,
+    chunks: CHUNKS,
+    chunkOfRow: CHUNK_OF_ROW,
+    rows: ROWS,
+    embeddings,
+    dimensions: D,
+    ...(parts.coverage ? { coverage: parts.coverage } : {}),
+  });
   return { searcher, store, dialect, embeddings };
 }
 
@@ -142,7 +164,11 @@ describe("createVectorStoreL1Searcher", () => {
     await searcher.search("refunds", { ...OPTIONS, domain: "billing" });
     await searcher.search("deploys", { ...OPTIONS, domain: "ops" });
     await searcher.search("anything", OPTIONS);
-    expect((dialect as ReturnType<typeof distanceDialect>).filters.map((scope) => scope.domain)).toEqual(["billing", "ops", null]);
+    expect((dialect as ReturnType<typeof distanceDialect>).filters.map((scope) => scope.domain)).toEqual([
+      "billing",
+      "ops",
+      null,
+    ]);
   });
 
   it("fails with VECTOR_STORE_FAILED, never asking the store, when the dialect's filter throws", async () => {
@@ -156,7 +182,11 @@ describe("createVectorStoreL1Searcher", () => {
     const { searcher, store } = searcherWith(async () => [[row(0), 0.1]], { dialect });
     const error = await rejection(searcher.search("anything", { ...OPTIONS, domain: "billing" }));
     expect(error).toBeInstanceOf(LookupKnowledgeError);
-    expect(error).toMatchObject({ code: "VECTOR_STORE_FAILED", message: "lookup-knowledge: the fake vector store failed: domain names must be ASCII", cause });
+    expect(error).toMatchObject({
+      code: "VECTOR_STORE_FAILED",
+      message: "lookup-knowledge: the fake vector store failed: domain names must be ASCII",
+      cause,
+    });
     expect(store.calls).toEqual([]);
   });
 
@@ -168,7 +198,10 @@ describe("createVectorStoreL1Searcher", () => {
       },
     };
     const { searcher } = searcherWith(async () => [[row(0), 0.1]], { dialect });
-    expect(await rejection(searcher.search("anything", OPTIONS))).toMatchObject({ code: "VECTOR_STORE_FAILED", message: expect.stringContaining("failed: no filter for you") });
+    expect(await rejection(searcher.search("anything", OPTIONS))).toMatchObject({
+      code: "VECTOR_STORE_FAILED",
+      message: expect.stringContaining("failed: no filter for you"),
+    });
   });
 
   it("drops a row of another domain that the store returned despite the filter", async () => {
@@ -218,7 +251,15 @@ describe("createVectorStoreL1Searcher", () => {
   });
 
   it("skips hits that are not [document, score] pairs and keeps the well-formed ones", async () => {
-    const { searcher } = searcherWith(async () => [null, "row-deploy", [row(1)], [], { 0: row(1), 1: 0.1 }, 42, [row(0), 0.1]]);
+    const { searcher } = searcherWith(async () => [
+      null,
+      "row-deploy",
+      [row(1)],
+      [],
+      { 0: row(1), 1: 0.1 },
+      42,
+      [row(0), 0.1],
+    ]);
     expect((await searcher.search("anything", OPTIONS)).map((hit) => hit.id)).toEqual([0]);
   });
 
@@ -260,7 +301,11 @@ describe("createVectorStoreL1Searcher", () => {
   });
 
   it("skips a hit whose similarity the dialect cannot compute", async () => {
-    const dialect: VectorStoreDialect = { name: "fake", filter: () => undefined, similarity: (score) => (score > 0.5 ? Number.NaN : 1 - score) };
+    const dialect: VectorStoreDialect = {
+      name: "fake",
+      filter: () => undefined,
+      similarity: (score) => (score > 0.5 ? Number.NaN : 1 - score),
+    };
     const { searcher } = searcherWith(
       async () => [
         [row(1), 0.9],
@@ -275,13 +320,16 @@ describe("createVectorStoreL1Searcher", () => {
     ["7", -6],
     ["-3", 4],
     ["1.001", -0.001],
-  ])("skips a hit whose similarity is %s, outside the cosine's range, as garbage rather than a strong match", async (_name, distance) => {
-    const { searcher } = searcherWith(async () => [
-      [row(1), distance],
-      [row(0), 0.1],
-    ]);
-    expect((await searcher.search("anything", { ...OPTIONS, minScore: -1 })).map((hit) => hit.id)).toEqual([0]);
-  });
+  ])(
+    "skips a hit whose similarity is %s, outside the cosine's range, as garbage rather than a strong match",
+    async (_name, distance) => {
+      const { searcher } = searcherWith(async () => [
+        [row(1), distance],
+        [row(0), 0.1],
+      ]);
+      expect((await searcher.search("anything", { ...OPTIONS, minScore: -1 })).map((hit) => hit.id)).toEqual([0]);
+    },
+  );
 
   it("keeps hits at the ends of the cosine's range, and one a rounding error past 1", async () => {
     const { searcher } = searcherWith(async () => [
@@ -318,22 +366,35 @@ describe("createVectorStoreL1Searcher", () => {
     const cause = new Error("connection terminated unexpectedly");
     const { searcher } = searcherWith(async () => Promise.reject(cause));
     const error = await rejection(searcher.search("anything", OPTIONS));
-    expect(error).toMatchObject({ code: "VECTOR_STORE_FAILED", message: "lookup-knowledge: the fake vector store failed: connection terminated unexpectedly", cause });
+    expect(error).toMatchObject({
+      code: "VECTOR_STORE_FAILED",
+      message: "lookup-knowledge: the fake vector store failed: connection terminated unexpectedly",
+      cause,
+    });
   });
 
   it("fails with VECTOR_STORE_FAILED when the store throws synchronously, or throws a non-Error", async () => {
     const sync = searcherWith(() => {
       throw new TypeError("client.query is not a function");
     });
-    expect(await rejection(sync.searcher.search("anything", OPTIONS))).toMatchObject({ code: "VECTOR_STORE_FAILED", message: expect.stringContaining("failed: client.query is not a function") });
+    expect(await rejection(sync.searcher.search("anything", OPTIONS))).toMatchObject({
+      code: "VECTOR_STORE_FAILED",
+      message: expect.stringContaining("failed: client.query is not a function"),
+    });
     const text = searcherWith(async () => Promise.reject("ECONNRESET"));
-    expect(await rejection(text.searcher.search("anything", OPTIONS))).toMatchObject({ code: "VECTOR_STORE_FAILED", message: expect.stringContaining("failed: ECONNRESET") });
+    expect(await rejection(text.searcher.search("anything", OPTIONS))).toMatchObject({
+      code: "VECTOR_STORE_FAILED",
+      message: expect.stringContaining("failed: ECONNRESET"),
+    });
   });
 
   it("fails with VECTOR_STORE_TIMEOUT naming timeoutMs when the store never answers", async () => {
     const { searcher, store } = searcherWith(() => new Promise(() => {}));
     const error = await rejection(searcher.search("anything", { ...OPTIONS, timeoutMs: 25 }));
-    expect(error).toMatchObject({ code: "VECTOR_STORE_TIMEOUT", message: expect.stringContaining("the fake vector store did not answer within 25 ms") });
+    expect(error).toMatchObject({
+      code: "VECTOR_STORE_TIMEOUT",
+      message: expect.stringContaining("the fake vector store did not answer within 25 ms"),
+    });
     expect(store.calls).toHaveLength(1);
   });
 
@@ -349,7 +410,9 @@ describe("createVectorStoreL1Searcher", () => {
       queueMicrotask(() => controller.abort(reason));
       return new Promise(() => {});
     });
-    expect(await rejection(searcher.search("anything", { ...OPTIONS, timeoutMs: 10_000, signal: controller.signal }))).toBe(reason);
+    expect(
+      await rejection(searcher.search("anything", { ...OPTIONS, timeoutMs: 10_000, signal: controller.signal })),
+    ).toBe(reason);
   });
 
   it("throws the abort reason, even when the store then rejects, rather than a store error", async () => {
@@ -375,11 +438,16 @@ describe("createVectorStoreL1Searcher", () => {
     ["throw", "EMBEDDINGS_FAILED"],
     ["hang", "EMBEDDINGS_TIMEOUT"],
     ["wrong-length", "EMBEDDINGS_INVALID"],
-  ] as const)("keeps the embedding's own code when the query embedding fails (%s → %s), never asking the store", async (mode, code) => {
-    const { searcher, store } = searcherWith(async () => [[row(0), 0.1]], { embeddings: new ScriptedEmbeddings(mode) });
-    expect(await rejection(searcher.search("anything", { ...OPTIONS, timeoutMs: 25 }))).toMatchObject({ code });
-    expect(store.calls).toEqual([]);
-  });
+  ] as const)(
+    "keeps the embedding's own code when the query embedding fails (%s → %s), never asking the store",
+    async (mode, code) => {
+      const { searcher, store } = searcherWith(async () => [[row(0), 0.1]], {
+        embeddings: new ScriptedEmbeddings(mode),
+      });
+      expect(await rejection(searcher.search("anything", { ...OPTIONS, timeoutMs: 25 }))).toMatchObject({ code });
+      expect(store.calls).toEqual([]);
+    },
+  );
 
   it("records the lexical coverage of the query's terms for each candidate when given", async () => {
     const asked: [readonly string[], number][] = [];

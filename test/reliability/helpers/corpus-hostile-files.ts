@@ -43,7 +43,12 @@ export interface HostileCorpus {
 /** Five YAML anchors of ten aliases each: 10^5 items if expanded. */
 function aliasBomb(): string {
   const lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"];
-  for (let i = 1; i <= 5; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(", ")}]`);
+  for (let i = 1; i <= 5; i++)
+    lines.push(
+      `a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(", ")}]`,
+    );
   return lines.join("\n");
 }
 
@@ -84,34 +89,82 @@ export async function createHostileCorpus(): Promise<HostileCorpus> {
 
   // Frontmatter in a language other than YAML or JSON: gray-matter used to eval ---js / ---javascript.
   for (const language of ["js", "javascript", "JS", "Javascript"]) {
-    await bad(`frontmatter/${language}-lang.md`, `---${language}\n{ title: (${runsCode(`lang-${language}`)}, "x") }\n---\nbody\n`, new RegExp(`language "${language}" is not accepted`));
+    await bad(
+      `frontmatter/${language}-lang.md`,
+      `---${language}\n{ title: (${runsCode(`lang-${language}`)}, "x") }\n---\nbody\n`,
+      new RegExp(`language "${language}" is not accepted`),
+    );
   }
-  await bad("frontmatter/js-statements.md", `---js\n${runsCode("js-statements")};\nmodule.exports = { title: "x" };\n---\nbody\n`, /language "js" is not accepted/);
-  await bad("frontmatter/coffee-lang.md", `---coffee\ntitle: do -> ${runsCode("coffee")}\n---\nbody\n`, /language "coffee" is not accepted/);
+  await bad(
+    "frontmatter/js-statements.md",
+    `---js\n${runsCode("js-statements")};\nmodule.exports = { title: "x" };\n---\nbody\n`,
+    /language "js" is not accepted/,
+  );
+  await bad(
+    "frontmatter/coffee-lang.md",
+    `---coffee\ntitle: do -> ${runsCode("coffee")}\n---\nbody\n`,
+    /language "coffee" is not accepted/,
+  );
   await bad("frontmatter/cson-lang.md", `---cson\ntitle: 'x'\n---\nbody\n`, /language "cson" is not accepted/);
-  await bad("frontmatter/unknown-lang.md", `---python\nimport os; os.system("touch ${proof("python")}")\n---\nbody\n`, /language "python" is not accepted/);
+  await bad(
+    "frontmatter/unknown-lang.md",
+    `---python\nimport os; os.system("touch ${proof("python")}")\n---\nbody\n`,
+    /language "python" is not accepted/,
+  );
   proofFiles.push(proof("python"));
   await bad("frontmatter/huge-lang.md", `---${"x".repeat(100_000)}\ntitle: x\n---\nbody\n`, /is not accepted/);
   // YAML that must never become objects, code or a memory blow-up.
   await bad("frontmatter/alias-bomb.md", `---\n${aliasBomb()}\ntitle: Bomb\n---\nbody\n`, /alias count/);
-  await bad("frontmatter/js-function-tag.md", `---\ntitle: !!js/function 'function () { ${runsCode("js-function")} }'\n---\nbody\n`, /Unresolved tag.*js\/function/);
-  await bad("frontmatter/js-undefined-tag.md", "---\ntitle: !!js/undefined ''\n---\nbody\n", /Unresolved tag.*js\/undefined/);
-  await bad("frontmatter/python-tag.md", `---\ntitle: !!python/object/apply:os.system ["touch ${proof("python-tag")}"]\n---\nbody\n`, /Unresolved tag.*python/);
+  await bad(
+    "frontmatter/js-function-tag.md",
+    `---\ntitle: !!js/function 'function () { ${runsCode("js-function")} }'\n---\nbody\n`,
+    /Unresolved tag.*js\/function/,
+  );
+  await bad(
+    "frontmatter/js-undefined-tag.md",
+    "---\ntitle: !!js/undefined ''\n---\nbody\n",
+    /Unresolved tag.*js\/undefined/,
+  );
+  await bad(
+    "frontmatter/python-tag.md",
+    `---\ntitle: !!python/object/apply:os.system ["touch ${proof("python-tag")}"]\n---\nbody\n`,
+    /Unresolved tag.*python/,
+  );
   proofFiles.push(proof("python-tag"));
   await bad("frontmatter/binary-tag.md", "---\ntitle: !!binary aGVsbG8=\n---\nbody\n", /Unresolved tag.*binary/);
   await bad("frontmatter/local-tag.md", "---\ntitle: !exec 'id'\n---\nbody\n", /Unresolved tag: !exec/);
   await bad("frontmatter/duplicate-keys.md", "---\ntitle: One\ntitle: Two\n---\nbody\n", /unique/);
   await bad("frontmatter/top-level-list.md", "---\n- title\n- domain\n---\nbody\n", /must be a mapping/);
   await bad("frontmatter/deep-nesting.md", `---\ntitle: ${"[".repeat(50_000)}\n---\nbody\n`, /^malformed frontmatter/);
-  await bad("frontmatter/never-closed.md", "---\ntitle: Open\n\n# Heading\nbody that must not be indexed\n", /never closed/);
+  await bad(
+    "frontmatter/never-closed.md",
+    "---\ntitle: Open\n\n# Heading\nbody that must not be indexed\n",
+    /never closed/,
+  );
   await bad("frontmatter/wrong-type.md", "---\ntitle: [a, b]\n---\nbody\n", /"title" must be a string/);
   await fine("frontmatter/date-title.md", "dateword", "---\ntitle: 2024-01-01\n---\nNew year dateword notes.\n");
-  await fine("frontmatter/huge-title.md", "megaword", `---\ntitle: ${"Huge ".repeat(200_000).trim()}\n---\nA one-megabyte title over megaword text.\n`);
-  await fine("frontmatter/proto-yaml.md", "protoword", "---\n__proto__: { polluted: yes }\nconstructor: { prototype: { polluted: yes } }\n---\nprotoword body.\n");
-  await fine("frontmatter/proto-json.md", "jsonprotoword", '---json\n{ "__proto__": { "polluted": "yes" }, "title": "JSON" }\n---\njsonprotoword body.\n');
+  await fine(
+    "frontmatter/huge-title.md",
+    "megaword",
+    `---\ntitle: ${"Huge ".repeat(200_000).trim()}\n---\nA one-megabyte title over megaword text.\n`,
+  );
+  await fine(
+    "frontmatter/proto-yaml.md",
+    "protoword",
+    "---\n__proto__: { polluted: yes }\nconstructor: { prototype: { polluted: yes } }\n---\nprotoword body.\n",
+  );
+  await fine(
+    "frontmatter/proto-json.md",
+    "jsonprotoword",
+    '---json\n{ "__proto__": { "polluted": "yes" }, "title": "JSON" }\n---\njsonprotoword body.\n',
+  );
 
   // Text: encodings and line endings.
-  await bad("text/invalid-utf8.md", Uint8Array.from([0x2d, 0x2d, 0x2d, 0x0a, 0x2d, 0x2d, 0x2d, 0x0a, 0x43, 0x61, 0x66, 0xe9, 0xff, 0xfe, 0x0a]), /invalid UTF-8/);
+  await bad(
+    "text/invalid-utf8.md",
+    Uint8Array.from([0x2d, 0x2d, 0x2d, 0x0a, 0x2d, 0x2d, 0x2d, 0x0a, 0x43, 0x61, 0x66, 0xe9, 0xff, 0xfe, 0x0a]),
+    /invalid UTF-8/,
+  );
   await bad("text/empty.md", "", /no text/);
   await bad("text/only-frontmatter.md", "---\ntitle: Nothing\n---\n\n", /no text/);
   await fine("text/cr-only.md", "crword", "---\rtitle: CR only\r---\rIntro.\r\r## Carriage\rcrword returns only.\r");
@@ -119,11 +172,23 @@ export async function createHostileCorpus(): Promise<HostileCorpus> {
   await fine("text/bom.md", "bomword", "\uFEFF---\ntitle: BOM\n---\nbomword after a byte order mark.\n");
 
   // Headings that made the old parser backtrack for hours, and slugs that were quadratic.
-  await fine("headings/spaces-20k.md", "spaceword", `# ${" ".repeat(20_000)}Spaced${" ".repeat(20_000)}x\nspaceword text.\n`);
-  await fine("headings/hashes-20k.md", "hashword", `## ${"#".repeat(20_000)} \nhashword text.\n# ${" #".repeat(10_000)}\nmore.\n`);
+  await fine(
+    "headings/spaces-20k.md",
+    "spaceword",
+    `# ${" ".repeat(20_000)}Spaced${" ".repeat(20_000)}x\nspaceword text.\n`,
+  );
+  await fine(
+    "headings/hashes-20k.md",
+    "hashword",
+    `## ${"#".repeat(20_000)} \nhashword text.\n# ${" #".repeat(10_000)}\nmore.\n`,
+  );
   await fine("headings/tabs-mixed-20k.md", "tabword", `### \t${" \t#".repeat(7_000)}y\ntabword text.\n`);
   await fine("headings/line-30kb.md", "lineword", `# ${"Heading ".repeat(3_840)}\nlineword text.\n`);
-  await fine("headings/repeated-50k.md", "repeatword", `${"## Step\n".repeat(50_000)}repeatword after fifty thousand headings.\n`);
+  await fine(
+    "headings/repeated-50k.md",
+    "repeatword",
+    `${"## Step\n".repeat(50_000)}repeatword after fifty thousand headings.\n`,
+  );
 
   // Symlinks: inside the root (followed, indexed once), outside (skipped), cycles, dangling.
   await write("shared/linked-doc.md", "---\ntitle: Shared\n---\nfolderlinkword text.\n");
@@ -172,8 +237,14 @@ export async function createHostileCorpus(): Promise<HostileCorpus> {
   await chmod(join(dir, "locked-folder"), 0o000);
   inputsTried += 2;
   const unreadable = {
-    "locked/unreadable.md": { reason: /^cannot be read: permission denied/, good: { file: "locked/unreadable.md", word: "lockedword" } },
-    "locked-folder": { reason: /^folder cannot be read: permission denied/, good: { file: "locked-folder/inner.md", word: "lockedfolderword" } },
+    "locked/unreadable.md": {
+      reason: /^cannot be read: permission denied/,
+      good: { file: "locked/unreadable.md", word: "lockedword" },
+    },
+    "locked-folder": {
+      reason: /^folder cannot be read: permission denied/,
+      good: { file: "locked-folder/inner.md", word: "lockedfolderword" },
+    },
   };
 
   // Hidden and excluded folders and dot-files: silently left out.

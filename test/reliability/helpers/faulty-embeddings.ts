@@ -9,25 +9,25 @@ import { SyntheticEmbeddings } from "@langchain/core/utils/testing";
 export const DIMENSIONS = 16;
 
 const GARBAGE_VALUES: Record<string, () => unknown> = {
-  "nulls": () => Array(DIMENSIONS).fill(null),
-  "undefineds": () => Array(DIMENSIONS).fill(undefined),
+  nulls: () => Array(DIMENSIONS).fill(null),
+  undefineds: () => Array(DIMENSIONS).fill(undefined),
   "numeric strings": () => Array.from({ length: DIMENSIONS }, (_, i) => String(i / 10)),
   "one null among numbers": () => Array.from({ length: DIMENSIONS }, (_, i) => (i === 7 ? null : 0.1)),
   "one string among numbers": () => Array.from({ length: DIMENSIONS }, (_, i) => (i === 3 ? "0.2" : 0.1)),
   "NaN everywhere": () => Array(DIMENSIONS).fill(Number.NaN),
   "one NaN": () => Array.from({ length: DIMENSIONS }, (_, i) => (i === 0 ? Number.NaN : 0.3)),
-  "Infinity": () => Array(DIMENSIONS).fill(Number.POSITIVE_INFINITY),
+  Infinity: () => Array(DIMENSIONS).fill(Number.POSITIVE_INFINITY),
   "minus Infinity once": () => Array.from({ length: DIMENSIONS }, (_, i) => (i === 5 ? Number.NEGATIVE_INFINITY : 0.3)),
   "all zeros": () => Array(DIMENSIONS).fill(0),
   "one dimension too few": () => Array(DIMENSIONS - 1).fill(0.2),
   "one dimension too many": () => Array(DIMENSIONS + 1).fill(0.2),
   "an empty array": () => [],
   "a sparse array": () => new Array(DIMENSIONS),
-  "bigints": () => Array.from({ length: DIMENSIONS }, () => 1n),
-  "booleans": () => Array(DIMENSIONS).fill(true),
+  bigints: () => Array.from({ length: DIMENSIONS }, () => 1n),
+  booleans: () => Array(DIMENSIONS).fill(true),
   "nested arrays": () => Array.from({ length: DIMENSIONS }, () => [0.1]),
-  "null": () => null,
-  "undefined": () => undefined,
+  null: () => null,
+  undefined: () => undefined,
   "a string": () => "0.1,0.2,0.3",
   "a number": () => 0.5,
   "an array-like object": () => ({ length: DIMENSIONS, 0: 0.1 }),
@@ -40,7 +40,14 @@ const GARBAGE_VALUES: Record<string, () => unknown> = {
   },
   "a length getter that throws": () => {
     const vector = Array(DIMENSIONS).fill(0.1);
-    return new Proxy(vector, { get: (target, key) => (key === "length" ? (() => { throw new Error("boom length"); })() : Reflect.get(target, key)) });
+    return new Proxy(vector, {
+      get: (target, key) =>
+        key === "length"
+          ? (() => {
+              throw new Error("boom length");
+            })()
+          : Reflect.get(target, key),
+    });
   },
   "numbers beyond a 32-bit float": () => Array.from({ length: DIMENSIONS }, (_, i) => (i === 0 ? 1e300 : 0)),
   "zeros as 32-bit floats": () => Array.from({ length: DIMENSIONS }, (_, i) => (i === 0 ? 1e-320 : 0)),
@@ -89,7 +96,8 @@ export class FaultyEmbeddings extends SyntheticEmbeddings {
       const vectors = await super.embedDocuments(texts);
       return Object.assign(vectors, { map: () => texts.map(() => Array(DIMENSIONS).fill(null)) });
     }
-    if (fault === "one-too-many") return [...(await super.embedDocuments(texts)), (await super.embedDocuments(["extra"]))[0]];
+    if (fault === "one-too-many")
+      return [...(await super.embedDocuments(texts)), (await super.embedDocuments(["extra"]))[0]];
     if (fault.kind === "garbage") {
       const vectors = await super.embedDocuments(texts);
       vectors[vectors.length - 1] = GARBAGE_VALUES[fault.name]() as number[];
@@ -115,7 +123,9 @@ export class FaultyEmbeddings extends SyntheticEmbeddings {
       case "own-iterator": {
         // A usable vector whose own iterator lies: only its elements may count.
         const vector = (await healthy()) as unknown[];
-        Object.defineProperty(vector, Symbol.iterator, { value: () => Array(vector.length).fill(null)[Symbol.iterator]() });
+        Object.defineProperty(vector, Symbol.iterator, {
+          value: () => Array(vector.length).fill(null)[Symbol.iterator](),
+        });
         return vector as T;
       }
       case "second-read-differs": {
@@ -123,7 +133,10 @@ export class FaultyEmbeddings extends SyntheticEmbeddings {
         const vector = (await healthy()) as unknown[];
         const reads = new Set<string>();
         const first = (key: string) => !reads.has(key) && reads.add(key) !== undefined;
-        return new Proxy(vector, { get: (target, key) => (typeof key === "string" && /^\d+$/.test(key) && !first(key) ? "x" : Reflect.get(target, key)) }) as T;
+        return new Proxy(vector, {
+          get: (target, key) =>
+            typeof key === "string" && /^\d+$/.test(key) && !first(key) ? "x" : Reflect.get(target, key),
+        }) as T;
       }
       case "throw":
         throw fault.error;

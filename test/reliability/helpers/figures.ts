@@ -8,7 +8,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Where the figures of the current run go (git-ignored, like every eval result). */
-export const FIGURES_FILE = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), "eval/results/reliability/figures.jsonl");
+export const FIGURES_FILE = join(
+  resolve(dirname(fileURLToPath(import.meta.url)), "../../.."),
+  "eval/results/reliability/figures.jsonl",
+);
 
 /** What one scenario measured. Counts that do not apply are left out. */
 export interface ReliabilityFigures {

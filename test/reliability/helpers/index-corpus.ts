@@ -26,11 +26,17 @@ export interface CorpusShape {
   variant: number;
 }
 
-
 function document(index: number, shape: CorpusShape, next: () => number): string {
   const pick = () => WORDS[Math.floor(next() * WORDS.length)];
   const domain = DOMAINS[index % DOMAINS.length];
-  const lines = ["---", `title: ${pick()} ${pick()} guide ${index} v${shape.variant}`, `domain: ${domain}`, `keywords: [${pick()}, ${pick()}]`, "---", ""];
+  const lines = [
+    "---",
+    `title: ${pick()} ${pick()} guide ${index} v${shape.variant}`,
+    `domain: ${domain}`,
+    `keywords: [${pick()}, ${pick()}]`,
+    "---",
+    "",
+  ];
   for (let section = 0; section < shape.sections; section += 1) {
     lines.push(`## ${pick()} ${pick()} step ${section}`, "", Array.from({ length: shape.words }, pick).join(" "), "");
   }

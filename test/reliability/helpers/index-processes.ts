@@ -21,7 +21,11 @@ export interface ChildExit {
 }
 
 function tsx(args: string[]): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", ...args], { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, ["--import", "tsx", ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 /** Resolves when `child` has exited (and been reaped), with its output. */
@@ -37,10 +41,17 @@ export function exited(child: ChildProcess): Promise<ChildExit> {
 }
 
 /** Builds `corpus` and saves it into `out` in a child that SIGKILLs itself at save step `killAt` (-1: never). */
-export async function runSaveChild(corpus: string, out: string, killAt: number): Promise<ChildExit & { steps: Record<string, unknown>[] }> {
+export async function runSaveChild(
+  corpus: string,
+  out: string,
+  killAt: number,
+): Promise<ChildExit & { steps: Record<string, unknown>[] }> {
   const exit = await exited(tsx([SAVE_CHILD, corpus, out, String(killAt)]));
   const lines = exit.stdout.split("\n").filter((line) => line.length > 0);
-  return { ...exit, steps: lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => !("saved" in line)) };
+  return {
+    ...exit,
+    steps: lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => !("saved" in line)),
+  };
 }
 
 /** Starts `lookup-knowledge index --corpus <corpus> --out <out>` from the sources. */
@@ -71,7 +82,13 @@ export async function loadedFingerprint(dir: string): Promise<{ fingerprint: str
 
 /** Entries of `dir` that the loaded index does not use: leftovers of earlier runs. */
 export async function indexLeftovers(dir: string): Promise<string[]> {
-  const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as { generation?: string; checksums: Record<string, string> };
-  const used = new Set(["manifest.json", ...(manifest.generation === undefined ? Object.keys(manifest.checksums) : [manifest.generation])]);
+  const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as {
+    generation?: string;
+    checksums: Record<string, string>;
+  };
+  const used = new Set([
+    "manifest.json",
+    ...(manifest.generation === undefined ? Object.keys(manifest.checksums) : [manifest.generation]),
+  ]);
   return (await readdir(dir)).filter((name) => !used.has(name)).sort();
 }

@@ -21,5 +21,7 @@ while (!input.includes("go")) {
 }
 const outcomes = await Promise.all(records.map((record) => sink.append(record)));
 const ids = records.map((record) => record.invocation_id);
-process.stdout.write(`${JSON.stringify({ written: ids.filter((_, i) => outcomes[i]), failed: ids.filter((_, i) => !outcomes[i]) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ written: ids.filter((_, i) => outcomes[i]), failed: ids.filter((_, i) => !outcomes[i]) })}\n`,
+);
 process.exit(0);

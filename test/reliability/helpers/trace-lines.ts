@@ -42,7 +42,15 @@ function auditLine(audit: TraceLineAudit, bytes: Buffer, maxBytes: number): void
 
 /** Streams `path` and audits every line against the `maxBytes` bound (the file may be far larger than a string can be). */
 export async function auditTraceFile(path: string, maxBytes: number): Promise<TraceLineAudit> {
-  const audit: TraceLineAudit = { lines: 0, records: 0, blank: 0, ids: [], broken: [], oversized: 0, endsWithNewline: true };
+  const audit: TraceLineAudit = {
+    lines: 0,
+    records: 0,
+    blank: 0,
+    ids: [],
+    broken: [],
+    oversized: 0,
+    endsWithNewline: true,
+  };
   let pending: Buffer[] = [];
   for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
     let start = 0;

@@ -7,7 +7,8 @@ import { toTraceRecord, type ToolInvocationRecord } from "../../../src/trace/tra
 import { block, lookupResult, traceContext } from "../../trace/trace-inputs.js";
 
 /** Any record the scenarios append: each has a unique `invocation_id`. */
-export type ScenarioRecord = ToolInvocationRecord | { type: string; invocation_id: string; padding?: string; payload?: string };
+export type ScenarioRecord =
+  ToolInvocationRecord | { type: string; invocation_id: string; padding?: string; payload?: string };
 
 const TITLE = `Refund approval${" limits".repeat(150_000)}`;
 const REASONS = Array.from({ length: 10_000 }, (_, i) => `L0:keyword:term-${i}`);
@@ -23,11 +24,15 @@ export function recordOfLineBytes(id: string, bytes: number): ScenarioRecord {
 export function scenarioRecord(id: string, i: number): ScenarioRecord {
   switch (i % 5) {
     case 0: {
-      const evidence = Array.from({ length: 5 }, (_, n) => block({ source: `huge.md#s${n}`, title: TITLE, hitReasons: [`L0:title:${TITLE}`, "L1:similarity:0.50"] }));
+      const evidence = Array.from({ length: 5 }, (_, n) =>
+        block({ source: `huge.md#s${n}`, title: TITLE, hitReasons: [`L0:title:${TITLE}`, "L1:similarity:0.50"] }),
+      );
       return toTraceRecord({ ...lookupResult(evidence, { titles: [TITLE] }), invocationId: id }, traceContext());
     }
     case 1: {
-      const evidence = Array.from({ length: 20 }, (_, n) => block({ source: `${"deep/".repeat(1_000)}doc-${n}.md#top`, hitReasons: REASONS }));
+      const evidence = Array.from({ length: 20 }, (_, n) =>
+        block({ source: `${"deep/".repeat(1_000)}doc-${n}.md#top`, hitReasons: REASONS }),
+      );
       return toTraceRecord({ ...lookupResult(evidence), invocationId: id }, traceContext());
     }
     case 2:

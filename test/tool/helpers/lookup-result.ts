@@ -2,7 +2,16 @@ import type { EvidenceBlock, LookupResult } from "../../../src/types.js";
 
 /** An L0 evidence block; fields override. */
 export function evidenceBlock(fields: Partial<EvidenceBlock> = {}): EvidenceBlock {
-  return { source: "a.md#top", title: "A", breadcrumb: ["A"], retrievalLayer: "L0", content: "text", hitReasons: ["L0:bm25:1.00"], score: 1, ...fields };
+  return {
+    source: "a.md#top",
+    title: "A",
+    breadcrumb: ["A"],
+    retrievalLayer: "L0",
+    content: "text",
+    hitReasons: ["L0:bm25:1.00"],
+    score: 1,
+    ...fields,
+  };
 }
 
 /** A medium-relevance L0-only lookup result holding `evidence`; fields override. */

@@ -13,7 +13,13 @@ function lineLabelled(label: string): string {
     duration_ms: 1,
     tool_name: label,
     input: { query: "q" },
-    retrieval_details: { retrieval_layer: label, fallback_reason: label, relevance: { level: label }, l1: { status: label }, evidence_count: 1 },
+    retrieval_details: {
+      retrieval_layer: label,
+      fallback_reason: label,
+      relevance: { level: label },
+      l1: { status: label },
+      evidence_count: 1,
+    },
   });
 }
 
@@ -23,7 +29,13 @@ describe("summaries of trace values named like Object.prototype members", () => 
     const summary = summarizeTraceLines([...labels, ...labels].map(lineLabelled));
 
     const expected = Object.fromEntries(labels.map((label) => [label, 2]));
-    for (const counts of [summary.toolName, summary.retrievalLayer, summary.fallbackReason, summary.relevanceLevel, summary.l1Status]) {
+    for (const counts of [
+      summary.toolName,
+      summary.retrievalLayer,
+      summary.fallbackReason,
+      summary.relevanceLevel,
+      summary.l1Status,
+    ]) {
       expect(JSON.parse(JSON.stringify(counts))).toEqual(expected);
       for (const label of labels) expect(Object.getOwnPropertyDescriptor(counts, label)?.value).toBe(2);
     }

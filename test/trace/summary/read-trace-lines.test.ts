@@ -46,10 +46,16 @@ describe("readTraceLines", () => {
   });
 
   it("fails with one line naming a missing file", async () => {
-    await expect(summarizeTraceFile(join(dir, "missing.jsonl"))).rejects.toMatchObject({ code: "TRACE_UNAVAILABLE", message: expect.stringMatching(/^[^\n]*missing\.jsonl[^\n]*$/) });
+    await expect(summarizeTraceFile(join(dir, "missing.jsonl"))).rejects.toMatchObject({
+      code: "TRACE_UNAVAILABLE",
+      message: expect.stringMatching(/^[^\n]*missing\.jsonl[^\n]*$/),
+    });
   });
 
   it("refuses a folder", async () => {
-    await expect(summarizeTraceFile(dir)).rejects.toMatchObject({ code: "TRACE_UNAVAILABLE", message: expect.stringContaining("a directory") });
+    await expect(summarizeTraceFile(dir)).rejects.toMatchObject({
+      code: "TRACE_UNAVAILABLE",
+      message: expect.stringContaining("a directory"),
+    });
   });
 });

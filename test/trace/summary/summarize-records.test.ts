@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { summarizeTraceLines } from "../../../src/trace/summary/summarize-records.js";
-import { expectedPercentile, FIRST_STARTED_AT, generatedLines, generatedRecord, JUNK_LINES, PARTIAL_LINE, type GeneratedRecord } from "./helpers/generated-trace.js";
+import {
+  expectedPercentile,
+  FIRST_STARTED_AT,
+  generatedLines,
+  generatedRecord,
+  JUNK_LINES,
+  PARTIAL_LINE,
+  type GeneratedRecord,
+} from "./helpers/generated-trace.js";
 
 const RECORDS = 100_000;
 
@@ -35,8 +43,24 @@ function expected(records: number, fromIndex = 0) {
     if (details.evidence_count === 0) count(shown, noEvidence);
     else if (details.relevance.level === "low" || details.relevance.level === "none") count(shown, low);
   }
-  const top = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10).map(([query, n]) => ({ query, count: n }));
-  return { status, layer, fallback, level, durations, l0, forced, hinted, unfiltered, noEvidence: top(noEvidence), low: top(low) };
+  const top = (map: Map<string, number>) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 10)
+      .map(([query, n]) => ({ query, count: n }));
+  return {
+    status,
+    layer,
+    fallback,
+    level,
+    durations,
+    l0,
+    forced,
+    hinted,
+    unfiltered,
+    noEvidence: top(noEvidence),
+    low: top(low),
+  };
 }
 
 describe("summarizeTraceLines on a generated trace of 100,000 records", () => {
@@ -65,16 +89,28 @@ describe("summarizeTraceLines on a generated trace of 100,000 records", () => {
   });
 
   it("gives the exact nearest-rank p50, p95 and p99 of duration_ms and of a stage", () => {
-    for (const [p, key] of [[50, "p50"], [95, "p95"], [99, "p99"]] as const) {
+    for (const [p, key] of [
+      [50, "p50"],
+      [95, "p95"],
+      [99, "p99"],
+    ] as const) {
       expect(summary.latencyMs.duration[key]).toBe(expectedPercentile(want.durations, p));
       expect(summary.latencyMs.stages.l0[key]).toBe(expectedPercentile(want.l0, p));
     }
-    expect(summary.latencyMs.duration).toMatchObject({ count: RECORDS, max: Math.max(...want.durations), approximate: false });
+    expect(summary.latencyMs.duration).toMatchObject({
+      count: RECORDS,
+      max: Math.max(...want.durations),
+      approximate: false,
+    });
     expect(Object.keys(summary.latencyMs.stages).sort()).toEqual(["embed", "l0", "l1", "merge", "total"]);
   });
 
   it("tells forced domain filters from hinted ones, per domain", () => {
-    expect(summary.domainFilter).toMatchObject({ forced: want.forced, hinted: want.hinted, unfiltered: want.unfiltered });
+    expect(summary.domainFilter).toMatchObject({
+      forced: want.forced,
+      hinted: want.hinted,
+      unfiltered: want.unfiltered,
+    });
     expect(summary.domainFilter.domains).toEqual([
       { domain: "it", total: want.hinted, forced: 0, hinted: want.hinted },
       { domain: "billing", total: want.forced, forced: want.forced, hinted: 0 },
@@ -85,7 +121,10 @@ describe("summarizeTraceLines on a generated trace of 100,000 records", () => {
     expect(summary.noEvidenceQueries).toEqual(want.noEvidence);
     expect(summary.lowRelevanceQueries).toEqual(want.low);
     const all = summarizeTraceLines(lines, { top: 40 });
-    expect(all.noEvidenceQueries).toContainEqual({ query: "evil \\u{001b}[31mred\\u{001b}[0m query", count: RECORDS / 1000 });
+    expect(all.noEvidenceQueries).toContainEqual({
+      query: "evil \\u{001b}[31mred\\u{001b}[0m query",
+      count: RECORDS / 1000,
+    });
     expect(JSON.stringify(all)).not.toMatch(/\u001b/);
     expect(summary.countsApproximate).toBe(false);
   });
@@ -105,7 +144,9 @@ describe("summarizeTraceLines on a generated trace of 100,000 records", () => {
 
 describe("summarizeTraceLines on odd records", () => {
   it("counts a stub line (a record cut to its id) as a record of unknown status with no details", () => {
-    const summary = summarizeTraceLines(['{"type":"tool_invocation","invocation_id":"x","truncated":["*"],"original_bytes":99999}']);
+    const summary = summarizeTraceLines([
+      '{"type":"tool_invocation","invocation_id":"x","truncated":["*"],"original_bytes":99999}',
+    ]);
 
     expect(summary.status).toEqual({ unknown: 1 });
     expect(summary.retrievalLayer).toEqual({});
@@ -116,6 +157,13 @@ describe("summarizeTraceLines on odd records", () => {
     const summary = summarizeTraceLines([]);
 
     expect(summary.lines.records).toBe(0);
-    expect(summary.latencyMs.duration).toEqual({ count: 0, p50: null, p95: null, p99: null, max: null, approximate: false });
+    expect(summary.latencyMs.duration).toEqual({
+      count: 0,
+      p50: null,
+      p95: null,
+      p99: null,
+      max: null,
+      approximate: false,
+    });
   });
 });

@@ -25,7 +25,8 @@ describe("parseSince", () => {
   });
 
   it("refuses anything else", () => {
-    for (const bad of ["", "yesterday", "24", "h24", "-3d", "7 days", "2026-13-45", "2026/12/01", "1e3h"]) expect(parseSince(bad, NOW)).toBeNull();
+    for (const bad of ["", "yesterday", "24", "h24", "-3d", "7 days", "2026-13-45", "2026/12/01", "1e3h"])
+      expect(parseSince(bad, NOW)).toBeNull();
   });
 });
 
@@ -62,7 +63,10 @@ describe("BoundedCounter", () => {
     const counter = new BoundedCounter(10);
     for (const key of ["a", "b", "a", "c", "a", "b"]) counter.add(key);
 
-    expect(counter.top(2)).toEqual([{ key: "a", count: 3 }, { key: "b", count: 2 }]);
+    expect(counter.top(2)).toEqual([
+      { key: "a", count: 3 },
+      { key: "b", count: 2 },
+    ]);
     expect(counter.approximate).toBe(false);
   });
 
@@ -95,7 +99,13 @@ describe("untrusted trace text", () => {
       started_at: "2026-12-01T00:00:00Z",
       duration_ms: 1,
       input: { query: "<script>alert(1)</script>", domain: null, limit: 5 },
-      retrieval_details: { retrieval_layer: "none", l1: { status: "empty", domain_filter: "<b>x</b>" }, fallback_reason: "l1_empty", relevance: { level: "none" }, evidence_count: 0 },
+      retrieval_details: {
+        retrieval_layer: "none",
+        l1: { status: "empty", domain_filter: "<b>x</b>" },
+        fallback_reason: "l1_empty",
+        relevance: { level: "none" },
+        evidence_count: 0,
+      },
     });
     const html = htmlTraceSummary(summarizeTraceLines([line]), "<file>.jsonl");
 

@@ -45,7 +45,8 @@ Roll a service back by redeploying the previous release tag through the pipeline
 
 const QUESTION = "How do I undo an invoice batch with wrong amounts?";
 const EXPECTED_SOURCE = "billing/invoice-run-rollback.md#";
-const FINAL_ANSWER = "Pause the payment collector, void the batch in Ledgerline, then re-run it (billing/invoice-run-rollback.md).";
+const FINAL_ANSWER =
+  "Pause the payment collector, void the batch in Ledgerline, then re-run it (billing/invoice-run-rollback.md).";
 
 function check(condition: boolean, message: string): asserts condition {
   if (!condition) throw new Error(message);
@@ -58,11 +59,17 @@ function checkToolMessage(message: ToolMessage, callId: string): LookupResult {
   check(message.status !== "error", `the tool failed: ${String(message.content)}`);
   const text = String(message.content);
   check(text.includes("<<<EVIDENCE 1 of "), `no evidence block in the ToolMessage: ${text.slice(0, 300)}`);
-  check(text.includes(`source: ${EXPECTED_SOURCE}`), `the ToolMessage does not cite ${EXPECTED_SOURCE}: ${text.slice(0, 300)}`);
+  check(
+    text.includes(`source: ${EXPECTED_SOURCE}`),
+    `the ToolMessage does not cite ${EXPECTED_SOURCE}: ${text.slice(0, 300)}`,
+  );
   // The artifact is typed by the package's own exported LookupResult.
   const result = message.artifact as LookupResult;
   check(result.evidence.length > 0, "the artifact has no evidence");
-  check(result.primary?.source.startsWith(EXPECTED_SOURCE) === true, `primary evidence is ${String(result.primary?.source)}`);
+  check(
+    result.primary?.source.startsWith(EXPECTED_SOURCE) === true,
+    `primary evidence is ${String(result.primary?.source)}`,
+  );
   return result;
 }
 
@@ -100,12 +107,18 @@ async function main(): Promise<string> {
     check(toolMessages.length === 1, `expected 1 ToolMessage, got ${toolMessages.length}`);
     const result = checkToolMessage(toolMessages[0] as ToolMessage, "call_lookup_1");
     const last = messages[messages.length - 1];
-    check(last !== undefined && AIMessage.isInstance(last) && (last.tool_calls ?? []).length === 0, "the agent did not end with an answer");
+    check(
+      last !== undefined && AIMessage.isInstance(last) && (last.tool_calls ?? []).length === 0,
+      "the agent did not end with an answer",
+    );
     check(String(last.content) === FINAL_ANSWER, `unexpected final answer: ${String(last.content)}`);
     check(model.callCount === 2, `the model was called ${model.callCount} times, expected 2`);
 
     // The same tool run by a bare ToolNode, as in a hand-built LangGraph graph.
-    const call = new AIMessage({ content: "", tool_calls: [{ name: TOOL_NAME, args: { query: QUESTION, limit: 2 }, id: "call_lookup_2", type: "tool_call" }] });
+    const call = new AIMessage({
+      content: "",
+      tool_calls: [{ name: TOOL_NAME, args: { query: QUESTION, limit: 2 }, id: "call_lookup_2", type: "tool_call" }],
+    });
     const nodeOutput: { messages: ToolMessage[] } = await toolNode.invoke({ messages: [call] });
     const nodeMessage = nodeOutput.messages[0];
     check(nodeMessage !== undefined, "ToolNode returned no message");

@@ -44,15 +44,26 @@ export function generatedRecord(i: number): Record<string, unknown> {
     input: { query, domain: forced ? "billing" : null, limit: 5 },
     corpus_fingerprint: "fp",
   };
-  if (error) return { ...base, status: "error", error: "boom", error_type: "EMBEDDINGS_FAILED", retrieval_details: null };
+  if (error)
+    return { ...base, status: "error", error: "boom", error_type: "EMBEDDINGS_FAILED", retrieval_details: null };
   return {
     ...base,
     status: "success",
-    durations_ms: { l0: (i % 1000) / 10, embed: i % 7, l1: ((i * 31) % 500) / 100, merge: (i % 13) / 4, total: ((i * 7919) % 100_003) / 100 },
+    durations_ms: {
+      l0: (i % 1000) / 10,
+      embed: i % 7,
+      l1: ((i * 31) % 500) / 100,
+      merge: (i % 13) / 4,
+      total: ((i * 7919) % 100_003) / 100,
+    },
     retrieval_details: {
       retrieval_layer: layer,
       l0: { matched_titles: [], matched_keywords: [], domains: [], entities: [], domain_evidence: [] },
-      l1: { status: i % 10 === 3 ? "empty" : i % 10 === 7 ? "error" : "ok", domain_filter: forced ? "billing" : hinted ? "it" : null, candidate_count: 3 },
+      l1: {
+        status: i % 10 === 3 ? "empty" : i % 10 === 7 ? "error" : "ok",
+        domain_filter: forced ? "billing" : hinted ? "it" : null,
+        candidate_count: 3,
+      },
       fallback_reason: i % 10 === 3 ? "l1_empty" : i % 10 === 7 ? "l1_error" : null,
       relevance: { level: LEVELS[(i >> 2) % 4], semantic_support: false },
       candidate_count: 3,
