@@ -45,6 +45,7 @@ async function openAIModel(): Promise<string> {
     throw new Error(
       `OPENAI_API_KEY is set, but ${OPENAI_MODEL} needs @langchain/openai, which cannot be loaded (${error instanceof Error ? error.message : String(error)}). ` +
         "Run `npm install @langchain/openai`, or unset OPENAI_API_KEY to run offline with the fake model.",
+      { cause: error },
     );
   }
 }

@@ -23,6 +23,7 @@ export function graphNodeIds(graph: { getGraph(): { nodes: Record<string, unknow
 export async function createLangGraphFloor(nodeCount: number): Promise<PreparedSystem> {
   const { value: graph, ms } = await timed(() => {
     // StateGraph's node-name generics cannot follow a loop; this is glue, so it is typed loosely.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const builder: any = new StateGraph(FloorState);
     for (let i = 0; i < nodeCount; i++) builder.addNode(`noop_${i}`, () => ({ step: i }));
     builder.addEdge(START, "noop_0");

@@ -15,7 +15,7 @@ import { VECTOR_INDEX_DEFAULTS, VectorIndex } from "../../src/l1/vector-index.js
 import { decodeVectorLabels } from "../../src/l1/vector-labels.js";
 import { KnowledgeBase, type LookupResult } from "../../src/index.js";
 import { BenchError } from "../bench-error.js";
-import { measureSystems, type MeasureSettings } from "../measure/measure-systems.js";
+import { measureSystems } from "../measure/measure-systems.js";
 import { summarize, type LatencySummary } from "../measure/percentile.js";
 import type { BenchQuery } from "../systems/bench-system.js";
 import { createToolSystem, type ToolSystem } from "../systems/lookup-tool.js";

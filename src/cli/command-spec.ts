@@ -33,8 +33,8 @@ export interface ParsedCommand {
 
 /** Where a command writes: stdout for its answer (pure JSON under `--json`), stderr for everything else. */
 export interface CliIO {
-  out(text: string): void;
-  err(text: string): void;
+  out: (text: string) => void;
+  err: (text: string) => void;
 }
 
 /** One CLI command: its definition drives parsing, `--help` and the overview usage. */

@@ -7,7 +7,7 @@ import { usageError } from "./command-spec.js";
  * @throws LookupKnowledgeError `USAGE` (exit 2) when `out` exists and is not a folder.
  */
 export function checkOutDir(command: string, out: string): void {
-  let isFolder = true;
+  let isFolder: boolean;
   try {
     isFolder = statSync(out).isDirectory();
   } catch {

@@ -5,7 +5,7 @@ import { createLookupKnowledgeTool } from "../tool/lookup-knowledge-tool.js";
 import type { LookupResult } from "../types.js";
 import { applyScope, type AppliedScope } from "../access/access-scope.js";
 import { groupScope } from "./group-scope.js";
-import { stringValue, usageError, type CliIO, type ParsedCommand } from "./command-spec.js";
+import { stringValue, type CliIO, type ParsedCommand } from "./command-spec.js";
 import { corpusWarnings } from "./corpus-check.js";
 import { DEFAULT_CORPUS_DIR } from "./defaults.js";
 import { buildAndSave } from "./index-build.js";

@@ -61,7 +61,7 @@ export async function compareCorpus(
     if ((await hash(entry)) !== record.sha256) drift.changed.push(entry.file);
   }
   for (const file of known.keys()) if (!listed.has(file)) drift.removed.push(file);
-  for (const list of Object.values(drift)) list.sort();
+  for (const list of [drift.added, drift.changed, drift.removed]) list.sort();
   return drift;
 }
 

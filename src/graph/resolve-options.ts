@@ -7,6 +7,7 @@ import { DEFAULT_L0_WEIGHT } from "./evidence.js";
 import type { RetrievalOptions, RetrievalSource } from "./options.js";
 import { DEFAULT_MAX_LIMIT } from "../tool/schema.js";
 import { RELEVANCE_THRESHOLDS, type RelevanceThresholds } from "./relevance.js";
+import { shownJson } from "../shown-value.js";
 
 /** Every retrieval setting, defaults applied and checked: what the nodes take. */
 export interface RetrievalSettings {
@@ -43,7 +44,7 @@ function number(name: string, value: unknown, fallback: number, min: number, max
     const kind = integer ? "an integer" : "a number";
     throw new LookupKnowledgeError(
       "INVALID_OPTION",
-      `option ${name} must be ${kind} from ${min} to ${max}, got ${String(value)}.`,
+      `option ${name} must be ${kind} from ${min} to ${max}, got ${shownJson(value)}.`,
     );
   }
   return value;
@@ -52,7 +53,7 @@ function number(name: string, value: unknown, fallback: number, min: number, max
 function flag(name: string, value: unknown, fallback: boolean): boolean {
   if (value === undefined) return fallback;
   if (typeof value !== "boolean")
-    throw new LookupKnowledgeError("INVALID_OPTION", `option ${name} must be true or false, got ${String(value)}.`);
+    throw new LookupKnowledgeError("INVALID_OPTION", `option ${name} must be true or false, got ${shownJson(value)}.`);
   return value;
 }
 

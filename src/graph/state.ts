@@ -11,7 +11,6 @@ import type {
   L1Status,
   LookupResult,
   LookupTimings,
-  RetrievalLayer,
 } from "../types.js";
 
 /** Evidence before the final merge: a block plus what each layer thought of it. */

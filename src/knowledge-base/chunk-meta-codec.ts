@@ -105,7 +105,7 @@ export function decodeChunkMeta(bytes: Uint8Array, count: number): ChunkFields[]
     if (optional && id === -1) return undefined;
     if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= strings.length)
       throw corrupt(`refers to string ${describe(id)}, which the table does not hold`);
-    return strings[id] as string;
+    return strings[id];
   };
   const list = (ids: unknown): string[] => {
     if (!Array.isArray(ids)) throw corrupt("has a frontmatter list that is not a list");

@@ -42,5 +42,5 @@ export function checkFiles(parsed: unknown, chunks: readonly Chunk[]): IndexedFi
     }
   }
   if (at !== chunks.length) return `covers ${at} of ${chunks.length} chunks`;
-  return data.files as IndexedFile[];
+  return data.files;
 }

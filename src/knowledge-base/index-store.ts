@@ -1,4 +1,3 @@
-import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { LookupKnowledgeError } from "../errors.js";
 import { LSA_MODEL_FILE, LSA_PROJECTION_FILE, LsaEmbeddings } from "../l1/embeddings/index.js";
 import { readManifest, readWholeFile, type ReadBytes } from "./index-files.js";

@@ -20,8 +20,7 @@ const isStringList = (value: unknown) => Array.isArray(value) && value.every(isS
 const isSkipList = (value: unknown) =>
   Array.isArray(value) && value.every((entry) => isRecord(entry) && isString(entry.file) && isString(entry.reason));
 const STORE_GENERATION = /^[0-9a-f]{16}$/;
-const isRowIdList = (value: unknown) =>
-  Array.isArray(value) && value.every((id) => isString(id) && UUID.test(id as string));
+const isRowIdList = (value: unknown) => Array.isArray(value) && value.every((id) => isString(id) && UUID.test(id));
 const isRetainedList = (value: unknown) =>
   Array.isArray(value) &&
   value.length <= MAX_KEEP_GENERATIONS &&
@@ -29,7 +28,7 @@ const isRetainedList = (value: unknown) =>
     (entry) =>
       isRecord(entry) &&
       isString(entry.generation) &&
-      STORE_GENERATION.test(entry.generation as string) &&
+      STORE_GENERATION.test(entry.generation) &&
       isRowIdList(entry.pendingDeletes),
   );
 const EMBEDDER_KINDS: readonly unknown[] = ["statistical-lsa", "custom", "none"];
@@ -85,7 +84,7 @@ const FIELDS: readonly Field[] = [
   ["calibration.source", (value) => value === "measured" || value === "defaults", "measured or defaults"],
   [
     "calibration.note",
-    (value) => value === null || (isString(value) && (value as string).length <= 2000),
+    (value) => value === null || (isString(value) && value.length <= 2000),
     "null or a string of at most 2000 characters",
   ],
   ["calibration.pseudoQueries", isCount, "a count"],
@@ -103,7 +102,7 @@ const FIELDS: readonly Field[] = [
   ["vectorStore", (value) => value === undefined || isRecord(value), "an object"],
   [
     "vectorStore.dialect",
-    (value) => value === undefined || (isString(value) && DIALECT_NAME.test(value as string)),
+    (value) => value === undefined || (isString(value) && DIALECT_NAME.test(value)),
     "a dialect name (a-z, 0-9, _, -)",
   ],
   [
@@ -113,12 +112,12 @@ const FIELDS: readonly Field[] = [
   ],
   [
     "vectorStore.namespace",
-    (value) => value === undefined || (isString(value) && NAMESPACE.test(value as string)),
+    (value) => value === undefined || (isString(value) && NAMESPACE.test(value)),
     "a namespace (1-64 letters, digits, _, ., -)",
   ],
   [
     "vectorStore.generation",
-    (value) => value === undefined || (isString(value) && STORE_GENERATION.test(value as string)),
+    (value) => value === undefined || (isString(value) && STORE_GENERATION.test(value)),
     "16 hex digits",
   ],
   ["vectorStore.pendingDeletes", (value) => value === undefined || isRowIdList(value), "a list of row ids (UUIDs)"],

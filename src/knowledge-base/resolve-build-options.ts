@@ -6,6 +6,7 @@ import { resolveVectorIndexOptions, type VectorIndexOptions } from "../l1/vector
 import type { Chunk } from "../types.js";
 import type { KnowledgeBaseOptions } from "./build-options.js";
 import { DEFAULT_EMBED_BATCH_SIZE, DEFAULT_EMBED_TIMEOUT_MS } from "./embed-chunks.js";
+import { shownJson } from "../shown-value.js";
 
 /** The build options that have defaults, applied and checked. */
 export interface BuildSettings {
@@ -65,7 +66,7 @@ function resolveReadable(options: KnowledgeBaseOptions): BuildSettings {
     if (value !== undefined && (typeof value !== "object" || value === null))
       throw new LookupKnowledgeError(
         "INVALID_OPTION",
-        `option ${key} must be an object or left out, got ${String(value)}.`,
+        `option ${key} must be an object or left out, got ${shownJson(value)}.`,
       );
   }
   for (const key of FUNCTION_OPTIONS) {
@@ -73,7 +74,7 @@ function resolveReadable(options: KnowledgeBaseOptions): BuildSettings {
     if (value !== undefined && typeof value !== "function")
       throw new LookupKnowledgeError(
         "INVALID_OPTION",
-        `option ${key} must be a function or left out, got ${String(value)}.`,
+        `option ${key} must be a function or left out, got ${shownJson(value)}.`,
       );
   }
   if (options.embeddings !== undefined && options.embeddings !== null && !isEmbeddings(options.embeddings)) {
@@ -119,7 +120,7 @@ function resolveReadable(options: KnowledgeBaseOptions): BuildSettings {
 const isStringList = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === "string");
 const isAccessList = (value: unknown) =>
   isStringList(value) &&
-  (value as string[]).every((group) => group.length > 0 && group.length <= MAX_GROUP_CHARS && group.trim() === group);
+  value.every((group) => group.length > 0 && group.length <= MAX_GROUP_CHARS && group.trim() === group);
 
 /**
  * What is wrong with a ready-made chunk, or null: `source`, `file` and `content` strings, a

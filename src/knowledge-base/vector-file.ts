@@ -1,6 +1,6 @@
 import { appendFile, statfs } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { storedVectorCount, VectorIndex, type LoadedGraph, type VectorIndexOptions } from "../l1/vector-index.js";
 import { decodeVectorLabels, encodeVectorLabels } from "../l1/vector-labels.js";

@@ -126,13 +126,11 @@ export async function writeRows(
   onProgress?: (done: number, total: number) => void,
 ): Promise<void> {
   const { chunkIds, vectors, dimensions } = add;
-  const { prepare } = dialect;
   // The default embedder's length changes with the corpus until it reaches its full one.
   const final = embedder.kind !== "statistical-lsa" || dimensions >= MAX_DEFAULT_DIMENSIONS;
+  const prepare = dialect.prepare?.bind(dialect);
   if (prepare !== undefined && chunkIds.length > 0)
-    await storeCall(dialect, "prepare its table", limits.timeoutMs, () =>
-      prepare.call(dialect, store, { dimensions, final }),
-    );
+    await storeCall(dialect, "prepare its table", limits.timeoutMs, () => prepare(store, { dimensions, final }));
   for (let start = 0; start < chunkIds.length; start += limits.batchSize) {
     const ids = chunkIds.slice(start, start + limits.batchSize);
     const rowIds = ids.map((id) => rowIdOf(chunks[id], embedder, rows));
@@ -190,16 +188,14 @@ export async function pruneRows(
   } catch (error) {
     return { pendingDeleted: false, warning: failed(error) };
   }
-  const other = dialect.deleteOtherGenerations;
+  const other = dialect.deleteOtherGenerations?.bind(dialect);
   if (other === undefined)
     return {
       pendingDeleted: true,
       warning: `lookup-knowledge: the ${dialect.name} dialect has no deleteOtherGenerations, so rows of earlier builds stay in the store (never returned: lookups filter on the generation).`,
     };
   try {
-    await storeCall(dialect, "delete the rows of earlier builds", limits.timeoutMs, () =>
-      other.call(dialect, store, rows),
-    );
+    await storeCall(dialect, "delete the rows of earlier builds", limits.timeoutMs, () => other(store, rows));
     return { pendingDeleted: true, warning: null };
   } catch (error) {
     return { pendingDeleted: true, warning: failed(error) };

@@ -70,7 +70,7 @@ function headerText(params: { k1: number; b: number }, terms: number, docs: numb
 
 /** Encodes postings; {@link decodeBm25} restores them exactly. */
 export function encodeBm25(postings: Bm25Postings): Uint8Array {
-  const { terms, offsets, docs, tfs, docLengths } = postings;
+  const { terms, offsets, docs, docLengths } = postings;
   const { blocks, blockLengths } = encodeBlocks(postings);
   const writer = new VarintWriter();
   const text = new TextEncoder();

@@ -26,6 +26,8 @@ export async function withDeadline<T>(call: (signal: AbortSignal) => Promise<T>,
     const pending = Promise.resolve().then(() => call(controller.signal));
     pending.catch(() => {});
     const stop = new Promise<never>((_, reject) => {
+      // The caller's own abort reason is passed through as it is, Error or not.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       const fail = () => reject(controller.signal.reason);
       if (controller.signal.aborted) fail();
       controller.signal.addEventListener("abort", fail, { once: true });

@@ -71,10 +71,10 @@ export async function embedQueryChecked(
   options: Pick<L1SearchOptions, "timeoutMs" | "signal" | "onQueryEmbedded">,
 ): Promise<number[]> {
   const timeoutMs = options.timeoutMs ?? 0;
-  const embedQuery = embeddings.embedQuery as unknown as AbortableEmbedQuery;
+  const embedQuery = embeddings.embedQuery.bind(embeddings) as unknown as AbortableEmbedQuery;
   let raw: unknown;
   try {
-    raw = await withDeadline((signal) => embedQuery.call(embeddings, query, { signal }), {
+    raw = await withDeadline((signal) => embedQuery(query, { signal }), {
       timeoutMs,
       signal: options.signal,
       onTimeout: () =>

@@ -1,5 +1,6 @@
 /** Options of the HNSW graph and of how it is built, their defaults and their checks. */
 import { LookupKnowledgeError } from "../errors.js";
+import { shownJson } from "../shown-value.js";
 
 /** Options of the HNSW graph (recorded in the manifest: they shape the graph). */
 export interface VectorIndexOptions {
@@ -62,7 +63,7 @@ export function resolveVectorIndexOptions(options: VectorIndexOptions = {}): Req
     if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
       throw new LookupKnowledgeError(
         "INVALID_OPTION",
-        `option hnsw.${key} must be an integer from ${min} to ${max}, got ${String(value)}.`,
+        `option hnsw.${key} must be an integer from ${min} to ${max}, got ${shownJson(value)}.`,
       );
     }
     resolved[key] = value;

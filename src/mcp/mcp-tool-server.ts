@@ -77,7 +77,7 @@ export function createMcpToolHandler({
         annotations: { readOnlyHint: true, openWorldHint: false },
       };
       server.registerTool(tool.name, config, (args, extra) => {
-        const answer = call(args as Record<string, unknown>, extra.requestId, extra.signal);
+        const answer = call(args, extra.requestId, extra.signal);
         running.add(answer);
         void answer.finally(() => running.delete(answer));
         return answer;

@@ -11,6 +11,7 @@ import { knownDomains, listDomains } from "../tool/domain-labels.js";
 import { createLookupRunner, normalizeDomain, type LookupRunner } from "../tool/lookup-runner.js";
 import { DEFAULT_LIMIT } from "../tool/schema.js";
 import { evidenceToDocuments, type KnowledgeDocumentMetadata } from "./evidence-documents.js";
+import { shownJson } from "../shown-value.js";
 
 /** Default `name` of a retriever: the `tool_name` of its trace lines. */
 export const DEFAULT_RETRIEVER_NAME = "lookup_knowledge_retriever";
@@ -38,7 +39,7 @@ function resolveLimit(limit: unknown, maxLimit: number): number {
   if (typeof limit === "number" && Number.isInteger(limit) && limit >= 1 && limit <= maxLimit) return limit;
   throw new LookupKnowledgeError(
     "INVALID_OPTION",
-    `option limit must be an integer from 1 to ${maxLimit} (maxLimit), got ${String(limit)}.`,
+    `option limit must be an integer from 1 to ${maxLimit} (maxLimit), got ${shownJson(limit)}.`,
   );
 }
 

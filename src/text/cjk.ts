@@ -14,7 +14,9 @@ const CJK_CHAR =
  * mark `ー` and voicing marks that found nothing to compose with are Common or Inherited, not
  * Katakana, but belong to the word they sit in.
  */
+// The combining voicing marks stand alone in the class on purpose: a mark left over belongs to its run.
 const CJK_RUN =
+  // eslint-disable-next-line no-misleading-character-class
   /(\p{Script=Hangul}+)|([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3006\u30fc\u3099\u309a]+)/gu;
 
 /**

@@ -13,9 +13,9 @@ export const MAX_DOMAIN_LABEL_CHARS = 40;
 export const MAX_ENUM_DOMAINS = 50;
 
 /** Letters, digits, combining marks and the punctuation of ordinary domain names: what a label keeps. */
-const LABEL_CHAR = /[\p{L}\p{N}\p{M} ._\/&+-]/u;
+const LABEL_CHAR = /[\p{L}\p{N}\p{M} ._/&+-]/u;
 /** A domain the schema may offer as it is: short, lower-case, no edge spaces, nothing but name characters. */
-const ENUM_DOMAIN = /^[\p{L}\p{N}][\p{L}\p{N}\p{M} ._\/&+-]{0,63}$/u;
+const ENUM_DOMAIN = /^[\p{L}\p{N}][\p{L}\p{N}\p{M} ._/&+-]{0,63}$/u;
 
 /** The domains of a source that holds a list of them; anything but strings is left out. */
 export function knownDomains(domains: unknown): string[] {

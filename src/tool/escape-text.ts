@@ -14,7 +14,9 @@ export const LINE_BREAK = /\r\n|[\n\r\u0085\u000B\u000C\u2028\u2029]/;
  * joiners U+200C and U+200D stay: Persian, Indic scripts and emoji need them), word joiners,
  * invisible operators, the Mongolian vowel separator, the soft hyphen and the BOM.
  */
+// Lone variation selectors and format characters are what the class removes, so they stand in it alone.
 const HIDDEN =
+  // eslint-disable-next-line no-misleading-character-class
   /[\u0000-\u0008\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFE00-\uFE0E\uFEFF]|[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };

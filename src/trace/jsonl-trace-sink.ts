@@ -4,6 +4,7 @@ import { openTraceFile, type OpenedTraceFile, type TraceFile } from "./trace-fil
 import { serializeTraceLine } from "./trace-line.js";
 import { emitTraceWarning, traceRefused, traceShortWrite, traceUnserializable } from "./trace-warnings.js";
 import { makeFolders } from "../make-folders.js";
+import { shownJson } from "../shown-value.js";
 
 /** Where trace records go. */
 export interface TraceSink {
@@ -50,7 +51,7 @@ function checkInterval(value: unknown): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
     throw new LookupKnowledgeError(
       "INVALID_OPTION",
-      `option reopenCheckMs must be a finite number of milliseconds from 0 up, got ${String(value)}.`,
+      `option reopenCheckMs must be a finite number of milliseconds from 0 up, got ${shownJson(value)}.`,
     );
   }
   return value;

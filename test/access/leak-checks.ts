@@ -419,8 +419,7 @@ export function retrieverProbe({ knowledgeBase, scope, audience, tracePath, retr
 }
 
 /** The JSON schema of a tool's input. */
-export const jsonSchemaOf = (schema: unknown): Record<string, unknown> =>
-  z.toJSONSchema(schema as z.ZodType) as Record<string, unknown>;
+export const jsonSchemaOf = (schema: unknown): Record<string, unknown> => z.toJSONSchema(schema as z.ZodType);
 
 /**
  * Checks what the model is told before any lookup: the description and the input schema are

@@ -31,7 +31,6 @@ import {
   toolProbe,
   UNSCOPED,
   type Audience,
-  type Probe,
   type ProbeOptions,
   type ScopeCase,
 } from "./leak-checks.js";

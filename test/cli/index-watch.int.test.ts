@@ -93,7 +93,7 @@ describe("lookup-knowledge index --watch and serve --watch", () => {
       JSON.stringify(
         (
           (await client.callTool({ name: "lookup_knowledge", arguments: { query: "watch note codename" } }))
-            .structuredContent as unknown as LookupResult
+            .structuredContent as LookupResult
         ).evidence,
       );
     expect(await ask()).toContain("alphaword");

@@ -87,7 +87,7 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
     const answer = await client.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION, limit: 20 } });
     expect(answer.isError).toBeFalsy();
     const text = (answer.content as Array<{ type: string; text: string }>)[0].text;
-    const result = answer.structuredContent as unknown as LookupResult;
+    const result = answer.structuredContent as LookupResult;
     expect(result.primary?.source).toMatch(/^billing\/invoice-run-rollback\.md#/);
     expect(text).toContain(result.evidence[0].source);
     // The scope is the server's --group support: the hr-only file never shows, whatever the client asks.
@@ -124,7 +124,7 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
     try {
       const asHr = await connect(hr);
       const hrAnswer = await asHr.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION, limit: 20 } });
-      expect((hrAnswer.structuredContent as unknown as LookupResult).access?.groups).toEqual(["hr"]);
+      expect((hrAnswer.structuredContent as LookupResult).access?.groups).toEqual(["hr"]);
       expect(JSON.stringify(hrAnswer)).toContain(SECRET_TITLE);
       await asHr.close();
       const asSupport = await connect(support);
@@ -132,7 +132,7 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
         name: "lookup_knowledge",
         arguments: { query: QUESTION, limit: 20 },
       });
-      expect((supportAnswer.structuredContent as unknown as LookupResult).access?.groups).toEqual(["support"]);
+      expect((supportAnswer.structuredContent as LookupResult).access?.groups).toEqual(["support"]);
       expect(JSON.stringify(supportAnswer)).not.toContain(SECRET_TITLE);
       await asSupport.close();
       expect(served.stderr()).toContain("2 tokens, 2 scopes");
@@ -156,9 +156,7 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(["lookup_knowledge"]);
       const answer = await client.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION } });
-      expect((answer.structuredContent as unknown as LookupResult).primary?.source).toMatch(
-        /^billing\/invoice-run-rollback\.md#/,
-      );
+      expect((answer.structuredContent as LookupResult).primary?.source).toMatch(/^billing\/invoice-run-rollback\.md#/);
       // Unscoped, the hr-only file answers the same question: the stdio test's scope is what hid it.
       const everything = await client.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION, limit: 20 } });
       expect(JSON.stringify(everything)).toContain(SECRET_TITLE);

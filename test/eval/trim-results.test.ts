@@ -38,10 +38,10 @@ function fullRow(description: string, pass: boolean) {
 const OUTPUT = { evalId: "eval-1", config: { description: "d" }, results: { version: 3, timestamp: "t", stats: { successes: 1, failures: 1 }, prompts: [{ raw: "x" }], results: [fullRow("a", true), fullRow("b", false)] } };
 
 describe("trimming promptfoo's results.json", () => {
-  const trimmed = trimPromptfooResults(OUTPUT as unknown as PromptfooOutput & Record<string, unknown>);
+  const trimmed = trimPromptfooResults(OUTPUT);
 
   it("keeps everything the summary reads: the same report, contract failures included", () => {
-    const before = summarizePromptfooResults(OUTPUT as unknown as PromptfooOutput);
+    const before = summarizePromptfooResults(OUTPUT);
     const after = summarizePromptfooResults(trimmed as unknown as PromptfooOutput);
     expect({ ...after.report, createdAt: "" }).toEqual({ ...before.report, createdAt: "" });
     expect(after.contractFailures).toEqual(["L0+L1 | b: traceWritten is false"]);

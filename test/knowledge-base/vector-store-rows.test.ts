@@ -804,9 +804,7 @@ describe("checkVectorStoreOption", () => {
   it.each<unknown>([-1, 0.5, 101, "1", Number.NaN])(
     "refuses keepGenerations %j with INVALID_OPTION naming the range",
     (keepGenerations) => {
-      expect(() =>
-        checkVectorStoreOption({ store: store(), dialect: PLAIN, keepGenerations } as never, undefined),
-      ).toThrow(
+      expect(() => checkVectorStoreOption({ store: store(), dialect: PLAIN, keepGenerations }, undefined)).toThrow(
         expect.objectContaining({
           code: "INVALID_OPTION",
           message: expect.stringContaining("option vectorStore.keepGenerations must be an integer from 0 to 100"),

@@ -41,7 +41,7 @@ describe("startMcpHttpEndpoint", () => {
     await closed;
     for (const answer of answers) {
       expect(answer.isError).toBeFalsy();
-      expect((answer.structuredContent as unknown as LookupResult).access?.groups).toEqual(["support"]);
+      expect((answer.structuredContent as LookupResult).access?.groups).toEqual(["support"]);
     }
     await tool.close();
   });

@@ -19,7 +19,7 @@ const TIMEOUT_MS = 200;
 const QUERY_FAULTS: { name: string; fault: Fault; reason: RegExp }[] = [
   ...GARBAGE_VECTORS.map((name) => ({
     name: `a vector of ${name}`,
-    fault: { kind: "garbage", name } as Fault,
+    fault: { kind: "garbage" as const, name },
     reason: /query embedding/,
   })),
   {
@@ -107,9 +107,9 @@ describe("embeddings that throw, hang or return garbage", () => {
   });
 
   it.each([
-    ["a typed array", { kind: "typed-array" } as Fault],
-    ["a vector whose own iterator yields nulls", { kind: "own-iterator" } as Fault],
-    ["a proxy whose elements turn into strings when read again", { kind: "second-read-differs" } as Fault],
+    ["a typed array", { kind: "typed-array" as const }],
+    ["a vector whose own iterator yields nulls", { kind: "own-iterator" as const }],
+    ["a proxy whose elements turn into strings when read again", { kind: "second-read-differs" as const }],
   ])("uses %s of the right length by its elements", async (_name, fault) => {
     const lookup = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: null });
     embeddings.queryFault = fault;
@@ -155,7 +155,7 @@ const BUILD_FAULTS: {
   ...GARBAGE_VECTORS.map((name) => ({
     name: `a vector of ${name}`,
     batch: 3,
-    fault: { kind: "garbage", name } as Fault,
+    fault: { kind: "garbage" as const, name },
     code: "EMBEDDINGS_INVALID",
     message: /of batch 4 /,
   })),

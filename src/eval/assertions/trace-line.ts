@@ -1,6 +1,5 @@
 import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
 import { CONTENT_PREVIEW_CHARS } from "../../trace/trace-record.js";
-import type { CompactTraceLine } from "../promptfoo/compact-lookup.js";
 import { isFailure, readCase } from "../promptfoo/golden-case.js";
 
 /** Exactly one trace line per call, for this invocation, with previews of at most 200 characters and no block's full content. */
@@ -10,7 +9,7 @@ export default function traceLine(_output: string, context: AssertionValueFuncti
   const { artifact, metadata } = graded;
   const problems: string[] = [];
   if (!Array.isArray(metadata.traceLines)) return { pass: false, score: 0, reason: "the provider returned no trace lines in metadata" };
-  const lines = metadata.traceLines as CompactTraceLine[];
+  const lines = metadata.traceLines;
   if (!artifact.traceWritten) problems.push("traceWritten is false");
   if (lines.length !== 1) problems.push(`${lines.length} trace lines for invocation ${artifact.invocationId}`);
   const line = lines[0];

@@ -40,7 +40,7 @@ async function firstExisting(
  * when a file is missing.
  */
 export async function resolveBeirLayout(dir: string, split?: string): Promise<BeirLayout> {
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = (await stat(dir)).isDirectory();
   } catch {

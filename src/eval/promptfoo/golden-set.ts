@@ -1,7 +1,7 @@
 import { open } from "node:fs/promises";
 import { parse } from "yaml";
 import { errorMessage, LookupKnowledgeError } from "../../errors.js";
-import type { GoldenSplit, GoldenVars } from "./golden-case.js";
+import type { GoldenVars } from "./golden-case.js";
 import { inertTemplateText } from "./inert-template.js";
 
 /**
@@ -60,7 +60,7 @@ function toEntry(file: string, item: unknown, index: number): GoldenEntry {
       query: vars.query,
       gold,
       kind: optionalString(file, named, vars, "kind") ?? (gold.length === 0 ? "no-answer" : "question"),
-      split: split as GoldenSplit,
+      split,
       expected_domain: optionalString(file, named, vars, "expected_domain") ?? null,
       ...(domain ? { domain } : {}),
     },

@@ -37,7 +37,7 @@ export interface RunPromptfooOptions {
   /** Where promptfoo writes its JSON results (`-o`). */
   output: string;
   /** Receives promptfoo's own output, stdout and stderr alike (it is never the command's answer). */
-  onOutput(text: string): void;
+  onOutput: (text: string) => void;
   /** The environment the CLI inherits. @default process.env */
   env?: NodeJS.ProcessEnv;
   /** promptfoo's CLI script; `null` means not installed. @default resolvePromptfooBin() */

@@ -5,7 +5,6 @@
  */
 
 export { mulberry32 } from "../../seeded-random.js";
-import { mulberry32 } from "../../seeded-random.js";
 
 /**
  * A `rows × cols` matrix of values uniform in [-1, 1): a test matrix that serves the randomized

@@ -29,8 +29,7 @@ export const memoryDialect: VectorStoreDialect = {
       (domain === null || doc.metadata.domain === domain) &&
       (access == null || access.includes(doc.metadata[ROW_ACCESS_KEY] as string)) &&
       (revision == null ||
-        (typeof doc.metadata[ROW_REVISION_KEY] === "number" &&
-          (doc.metadata[ROW_REVISION_KEY] as number) <= revision)) &&
+        (typeof doc.metadata[ROW_REVISION_KEY] === "number" && doc.metadata[ROW_REVISION_KEY] <= revision)) &&
       !excluded.has(doc.metadata[ROW_ID_KEY] as string);
   },
   similarity: (score) => score,

@@ -91,7 +91,8 @@ export async function ensurePgVectorIndexes(
       "SELECT format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attname = $2 AND NOT a.attisdropped",
       [table, embedding],
     );
-    const type = String(rows[0]?.type ?? "");
+    const found: unknown = rows[0]?.type;
+    const type = typeof found === "string" ? found : "";
     const length = /\bvector\((\d+)\)$/.exec(type)?.[1];
     if (length !== undefined && Number(length) !== dimensions) {
       throw new LookupKnowledgeError(
