@@ -50,7 +50,9 @@ export type LookupKnowledgeErrorCode =
   /** The vector store that holds L1 did not answer in time. */
   | "VECTOR_STORE_TIMEOUT"
   /** The index keeps L1 in a vector store that was not passed to `load`, or another one was. */
-  | "VECTOR_STORE_REQUIRED";
+  | "VECTOR_STORE_REQUIRED"
+  /** An invariant of lookup-knowledge itself failed: a bug. Report it with the message. */
+  | "INTERNAL";
 
 /**
  * The one error type of this package. `code` is stable for programs; the message says what is
@@ -67,6 +69,14 @@ export class LookupKnowledgeError extends Error {
 }
 
 const PREFIX = "lookup-knowledge: ";
+
+/** An invariant of this package failed (a bug, not bad input): the error says so and asks for a report. */
+export function internalError(detail: string): LookupKnowledgeError {
+  return new LookupKnowledgeError(
+    "INTERNAL",
+    `internal error: ${detail}. This is a bug in lookup-knowledge; please report it with this message.`,
+  );
+}
 
 /** The message of anything thrown: an `Error`'s message, otherwise its string form. */
 export function errorMessage(error: unknown): string {

@@ -29,11 +29,11 @@ export {
   type LookupKnowledgeInput,
   DEFAULT_LIMIT,
   DEFAULT_MAX_LIMIT,
-} from "./tool/schema.js";
+} from "./graph/lookup-schema.js";
 export { formatEvidence } from "./tool/format-evidence.js";
 export { createRetrievalGraph, type RetrievalGraph, type RetrievalGraphExtras } from "./graph/retrieval-graph.js";
 export { RetrievalState, type RetrievalStateType } from "./graph/state.js";
-export { RELEVANCE_THRESHOLDS, assessRelevance, type RelevanceThresholds } from "./graph/relevance.js";
+export { RELEVANCE_THRESHOLDS, assessRelevance, type RelevanceThresholds } from "./ranking/relevance.js";
 export { routeAfterL1, chooseDomainFilter, type AfterL1Route } from "./graph/routes.js";
 export {
   TOOL_NAME,
@@ -107,9 +107,9 @@ export { rowIdOf } from "./knowledge-base/vector-store-rows.js";
 export type { VectorStoreL1Option } from "./knowledge-base/vector-store-option.js";
 export type { RetainedRows } from "./knowledge-base/row-retention.js";
 export type { LoadOptions } from "./knowledge-base/load-generation.js";
-export type { LookupKnowledgeSchemaOptions } from "./tool/schema.js";
+export type { LookupKnowledgeSchemaOptions } from "./graph/lookup-schema.js";
 export { describeLookupKnowledge } from "./tool/tool-description.js";
-export { TOOL_NAME_PATTERN } from "./tool/tool-name.js";
+export { TOOL_NAME_PATTERN } from "./graph/tool-name.js";
 export type { RetrievalGraphOptions } from "./graph/options.js";
 export {
   createKnowledgeRetriever,

@@ -1,5 +1,3 @@
-import type { AppliedScope } from "./access/access-scope.js";
-
 /** Which retrieval layer produced a piece of evidence. */
 export type EvidenceLayer = "L0" | "L1" | "L0+L1";
 
@@ -171,4 +169,11 @@ export interface Candidate {
   hitReasons: string[];
   /** IDF-weighted share of the query's terms that the chunk contains, from 0 to 1. */
   coverage?: number;
+}
+
+/** A scope checked and normalised: its groups sorted and unique, and a digest that names it in traces and caches. */
+export interface AppliedScope {
+  readonly groups: readonly string[];
+  /** First 16 hex digits of the SHA-256 of the sorted groups (JSON). */
+  readonly digest: string;
 }

@@ -1,6 +1,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { createHash } from "node:crypto";
 import { LookupKnowledgeError } from "../errors.js";
+import type { AppliedScope } from "../types.js";
 
 /** Who is asking: the groups a caller belongs to. A document is readable when its `access` names one of them. */
 export interface AccessScope {
@@ -21,12 +22,7 @@ export type AccessOption = AccessScope | ((config: RunnableConfig) => AccessScop
  */
 export type UnlabelledPolicy = "allow" | "deny";
 
-/** A scope checked and normalised: its groups sorted and unique, and a digest that names it in traces and caches. */
-export interface AppliedScope {
-  readonly groups: readonly string[];
-  /** First 16 hex digits of the SHA-256 of the sorted groups (JSON). */
-  readonly digest: string;
-}
+export type { AppliedScope } from "../types.js";
 
 /** Longest group name a scope or a label may hold. */
 export const MAX_GROUP_CHARS = 256;

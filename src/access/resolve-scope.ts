@@ -1,6 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { LookupKnowledgeError } from "../errors.js";
-import { withDeadline } from "../l1/deadline.js";
+import { withDeadline } from "../deadline.js";
 import { applyScope, type AccessOption, type AppliedScope } from "./access-scope.js";
 
 /** How long an `access` function may take by default, in milliseconds. */

@@ -1,5 +1,5 @@
-import { RELEVANCE_THRESHOLDS, type RelevanceThresholds } from "../graph/relevance.js";
-import { DEFAULT_L0_WEIGHT } from "../graph/evidence.js";
+import { RELEVANCE_THRESHOLDS, type RelevanceThresholds } from "../ranking/relevance.js";
+import { DEFAULT_L0_WEIGHT } from "../ranking/evidence.js";
 
 /** Quantiles of a signal over the pseudo-queries. */
 export interface SignalQuantiles {

@@ -1,7 +1,7 @@
-import { DEFAULT_L0_WEIGHT } from "../graph/evidence.js";
-import { RELEVANCE_THRESHOLDS } from "../graph/relevance.js";
+import { DEFAULT_L0_WEIGHT } from "../ranking/evidence.js";
+import { RELEVANCE_THRESHOLDS } from "../ranking/relevance.js";
 import type { CorpusCalibration, SignalQuantiles } from "./calibration.js";
-import { meanReciprocalRank } from "./fused-rank.js";
+import { meanReciprocalRank } from "../ranking/fused-rank.js";
 import type { PseudoQueryMeasurement } from "./measure-pseudo-queries.js";
 
 /** Fewest measured pseudo-queries a calibration is derived from; fewer keep the defaults. */

@@ -5,11 +5,11 @@ import type { Bm25Stats } from "../l0/bm25.js";
 import { embedQueryChecked } from "../l1/l1-search.js";
 import type { VectorIndex } from "../l1/vector-index.js";
 import type { LsaEmbeddings } from "../l1/embeddings/index.js";
-import { embedTexts } from "../knowledge-base/embed-chunks.js";
+import { embedTexts } from "../l1/embeddings/embed-batches.js";
 import type { TermBags } from "../text/term-bags.js";
 import { tokenize } from "../text/tokenize.js";
 import type { Chunk } from "../types.js";
-import { fusedTop, type LayerScores, type PseudoQueryScores } from "./fused-rank.js";
+import { fusedTop, type LayerScores, type PseudoQueryScores } from "../ranking/fused-rank.js";
 import type { PseudoQuery } from "./pseudo-queries.js";
 
 /** What the top block of a lookup looked like: the signals the relevance judgement reads. */

@@ -1,5 +1,5 @@
-import { createLookupKnowledgeSchema, DEFAULT_MAX_LIMIT, type LookupKnowledgeInput } from "../tool/schema.js";
-import { normalizeDomain } from "../tool/lookup-runner.js";
+import { createLookupKnowledgeSchema, DEFAULT_MAX_LIMIT, type LookupKnowledgeInput } from "../graph/lookup-schema.js";
+import { normalizeDomain } from "../text/normalize-domain.js";
 import { usageError } from "./command-spec.js";
 
 /** Domains named in an unknown-domain error before the rest are counted. */

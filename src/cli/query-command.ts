@@ -1,5 +1,5 @@
 import { DEFAULT_TRACE_PATH } from "../graph/options.js";
-import { DEFAULT_LIMIT, DEFAULT_MAX_LIMIT } from "../tool/schema.js";
+import { DEFAULT_LIMIT, DEFAULT_MAX_LIMIT } from "../graph/lookup-schema.js";
 import { integerValue, type CommandSpec } from "./command-spec.js";
 import { DEFAULT_CORPUS_DIR, DEFAULT_INDEX_DIR } from "./defaults.js";
 import { PGVECTOR_FLAGS } from "./pgvector-flags.js";

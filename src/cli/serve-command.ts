@@ -2,9 +2,10 @@ import { DEFAULT_TRACE_PATH } from "../graph/options.js";
 import { integerValue, type CommandSpec } from "./command-spec.js";
 import { DEFAULT_CORPUS_DIR, DEFAULT_INDEX_DIR } from "./defaults.js";
 import { PGVECTOR_FLAGS } from "./pgvector-flags.js";
+import { MCP_TOKEN_ENV } from "./token-file.js";
 
-/** Environment variable holding the bearer token HTTP clients must send. */
-export const MCP_TOKEN_ENV = "LOOKUP_KNOWLEDGE_MCP_TOKEN";
+export { MCP_TOKEN_ENV } from "./token-file.js";
+
 /** Default port of `serve --http`. */
 export const DEFAULT_MCP_PORT = 3333;
 

@@ -12,7 +12,7 @@ import { groupScope } from "./group-scope.js";
 import { buildAndSave, indexOnce } from "./index-build.js";
 import { watchCorpus } from "./index-watch.js";
 import { openCliVectorStore } from "./pgvector-flags.js";
-import { MCP_TOKEN_ENV } from "./serve-command.js";
+import { MCP_TOKEN_ENV } from "./token-file.js";
 import { stopRequested } from "./stop-signal.js";
 import { terminalText } from "./terminal-text.js";
 import { parseTokenFile, tokenProblem, type TokenAudience } from "./token-file.js";

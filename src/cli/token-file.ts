@@ -1,6 +1,9 @@
 import { applyScope, MAX_GROUP_CHARS, type AccessScope } from "../access/access-scope.js";
 import { usageError } from "./command-spec.js";
 
+/** Environment variable holding the bearer token HTTP clients must send. */
+export const MCP_TOKEN_ENV = "LOOKUP_KNOWLEDGE_MCP_TOKEN";
+
 /** One bearer token of `serve --http` and the scope its callers get (undefined: the server's `--group` scope). */
 export interface TokenAudience {
   token: string;

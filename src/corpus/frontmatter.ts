@@ -1,6 +1,7 @@
 import { MAX_GROUP_CHARS } from "../access/access-scope.js";
 import type { DocumentMeta } from "../types.js";
 import { invalidCorpusFile } from "./corpus-file-error.js";
+import { normalizeDomain } from "../text/normalize-domain.js";
 
 function optionalString(data: Record<string, unknown>, ...keys: string[]): string | undefined {
   for (const key of keys) {
@@ -55,11 +56,11 @@ function accessList(data: Record<string, unknown>): string[] | undefined {
  */
 export function normalizeFrontmatter(data: Record<string, unknown>): DocumentMeta {
   const title = optionalString(data, "title");
-  const domain = optionalString(data, "domain", "category");
+  const domain = normalizeDomain(optionalString(data, "domain", "category"));
   const access = accessList(data);
   return {
     ...(title !== undefined ? { title } : {}),
-    ...(domain !== undefined ? { domain: domain.toLowerCase() } : {}),
+    ...(domain !== null ? { domain } : {}),
     keywords: stringList(data, "keywords", "tags"),
     entities: stringList(data, "entities"),
     aliases: stringList(data, "aliases"),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LookupKnowledgeError } from "../errors.js";
-import { createLookupKnowledgeSchema, DEFAULT_MAX_LIMIT } from "../tool/schema.js";
+import { createLookupKnowledgeSchema, DEFAULT_MAX_LIMIT } from "./lookup-schema.js";
 
 /** Latest time a `Date` can hold, in epoch milliseconds. */
 const MAX_DATE_MS = 8.64e15;

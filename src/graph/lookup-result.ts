@@ -1,8 +1,9 @@
 import type { LookupResult, RetrievalLayer } from "../types.js";
 import { boundEvidence, boundHints, type EvidenceCaps } from "./bound-evidence.js";
-import { toEvidenceBlock } from "./evidence.js";
-import { assessRelevance, RELEVANCE_THRESHOLDS, type RelevanceThresholds } from "./relevance.js";
-import type { LayeredEvidence, RetrievalStateType } from "./state.js";
+import { toEvidenceBlock } from "../ranking/evidence.js";
+import { assessRelevance, RELEVANCE_THRESHOLDS, type RelevanceThresholds } from "../ranking/relevance.js";
+import type { LayeredEvidence } from "../ranking/evidence.js";
+import type { RetrievalStateType } from "./state.js";
 
 /** `L0+L1` when both layers contributed candidates, `L0` or `L1` when one did, `none` otherwise. */
 export function retrievalLayerOf(

@@ -3,7 +3,7 @@ import type { AccessControl } from "../access/chunk-access.js";
 import type { L0Searcher } from "../l0/l0-search.js";
 import type { L1Searcher } from "../l1/l1-search.js";
 import type { TraceSink } from "../trace/jsonl-trace-sink.js";
-import type { RelevanceThresholds } from "./relevance.js";
+import type { RelevanceThresholds } from "../ranking/relevance.js";
 
 /** What the graph needs from a knowledge base; {@link KnowledgeBase} provides it. */
 export interface RetrievalSource {

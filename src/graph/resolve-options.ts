@@ -3,10 +3,10 @@ import type { AccessControl } from "../access/chunk-access.js";
 import { checkAccessOption, DEFAULT_ACCESS_TIMEOUT_MS } from "../access/resolve-scope.js";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import type { EvidenceCaps } from "./bound-evidence.js";
-import { DEFAULT_L0_WEIGHT } from "./evidence.js";
+import { DEFAULT_L0_WEIGHT } from "../ranking/evidence.js";
 import type { RetrievalOptions, RetrievalSource } from "./options.js";
-import { DEFAULT_MAX_LIMIT } from "../tool/schema.js";
-import { RELEVANCE_THRESHOLDS, type RelevanceThresholds } from "./relevance.js";
+import { DEFAULT_MAX_LIMIT } from "./lookup-schema.js";
+import { RELEVANCE_THRESHOLDS, type RelevanceThresholds } from "../ranking/relevance.js";
 import { shownJson } from "../shown-value.js";
 
 /** Every retrieval setting, defaults applied and checked: what the nodes take. */

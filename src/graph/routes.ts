@@ -1,3 +1,4 @@
+import { normalizeDomain } from "../text/normalize-domain.js";
 import type { FallbackReason, L0Hints, L1Status } from "../types.js";
 
 /** Where the graph goes after the L1 node. */
@@ -31,7 +32,8 @@ export function fallbackReasonFor(status: L1Status | null): FallbackReason {
  * matches span domains. `domainEvidence` is never read: a weak match still counts.
  */
 export function chooseDomainFilter(forced: string | null, hints: L0Hints): string | null {
-  if (forced !== null && forced.trim().length > 0) return forced.trim().toLowerCase();
+  const normalized = normalizeDomain(forced);
+  if (normalized !== null) return normalized;
   const domains = new Set(hints.domains.map((domain) => domain.trim()).filter((domain) => domain.length > 0));
   return domains.size === 1 ? [...domains][0] : null;
 }

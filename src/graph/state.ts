@@ -3,25 +3,15 @@ import { randomUUID } from "node:crypto";
 import type { AppliedScope } from "../access/access-scope.js";
 import { emptyHints } from "../l0/hints.js";
 import { NO_RUN_IDENTITY, type RunIdentity } from "../trace/run-identity.js";
+import type { LayeredEvidence } from "../ranking/evidence.js";
 import type {
   Candidate,
-  EvidenceBlock,
   FallbackReason,
   L0Hints,
   L1Status,
   LookupResult,
   LookupTimings,
 } from "../types.js";
-
-/** Evidence before the final merge: a block plus what each layer thought of it. */
-export interface LayeredEvidence extends EvidenceBlock {
-  /** Normalised score per layer, in [0, 1]. */
-  layerScores: { L0?: number; L1?: number };
-  /** IDF-weighted share of the query's terms in the block, when a layer measured it. */
-  coverage?: number;
-  /** Raw cosine similarity, when L1 saw it. */
-  similarity?: number;
-}
 
 const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_, next) => next, default: initial });
 

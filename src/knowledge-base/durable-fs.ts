@@ -11,6 +11,7 @@ async function writeAll(handle: FileHandle, data: string | Uint8Array, path: str
   let at = 0;
   while (at < bytes.length) {
     const { bytesWritten } = await handle.write(bytes, at, bytes.length - at, at);
+    // eslint-disable-next-line no-restricted-syntax -- the save wraps write failures into INDEX_WRITE_FAILED
     if (bytesWritten === 0) throw new Error(`${path}: a write of ${bytes.length - at} bytes wrote nothing`);
     at += bytesWritten;
   }

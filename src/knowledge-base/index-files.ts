@@ -64,6 +64,7 @@ export async function readWholeFile(path: string): Promise<Buffer> {
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
   try {
     const info = await handle.stat();
+    // eslint-disable-next-line no-restricted-syntax -- callers wrap read failures into INDEX_CORRUPT
     if (!info.isFile()) throw new Error(`${path} is not a regular file`);
     const data = Buffer.allocUnsafe(info.size);
     let at = 0;

@@ -71,6 +71,7 @@ async function restoreEmbeddings(
   try {
     const model = LsaEmbeddings.deserialize(header, projection);
     if (model.dimensions !== embedder.dimensions)
+      // eslint-disable-next-line no-restricted-syntax -- caught below and reported as indexUnusable
       throw new Error(
         `it makes vectors of ${model.dimensions} dimensions, the manifest says ${String(embedder.dimensions)}`,
       );

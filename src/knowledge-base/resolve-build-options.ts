@@ -5,7 +5,7 @@ import { resolveBm25Options, type Bm25Options } from "../l0/bm25-options.js";
 import { resolveVectorIndexOptions, type VectorIndexOptions } from "../l1/vector-index.js";
 import type { Chunk } from "../types.js";
 import type { KnowledgeBaseOptions } from "./build-options.js";
-import { DEFAULT_EMBED_BATCH_SIZE, DEFAULT_EMBED_TIMEOUT_MS } from "./embed-chunks.js";
+import { DEFAULT_EMBED_BATCH_SIZE, DEFAULT_EMBED_TIMEOUT_MS } from "../l1/embeddings/embed-batches.js";
 import { shownJson } from "../shown-value.js";
 
 /** The build options that have defaults, applied and checked. */

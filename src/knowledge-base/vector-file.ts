@@ -32,13 +32,16 @@ export async function writeVectorFile(
   try {
     await vectorIndex.save(path);
     const stored = await storedVectorCount(path, vectorIndex.dimensions);
+    // eslint-disable-next-line no-restricted-syntax -- caught below
     if (stored !== vectorIndex.labelCount) throw new Error(`it holds ${stored} of ${vectorIndex.labelCount} vectors`);
     await appendFile(path, trailer);
     bytes = await syncAndRead(path);
+    // eslint-disable-next-line no-restricted-syntax -- caught below
     if (!bytes.subarray(bytes.length - trailer.length).equals(trailer)) throw new Error("its label map was cut short");
   } catch (cause) {
     if (cause instanceof LookupKnowledgeError) throw cause;
     const full = (await diskFull(path)) ? ": no space left on device (ENOSPC)" : "";
+    // eslint-disable-next-line no-restricted-syntax -- the save wraps it into INDEX_WRITE_FAILED
     throw new Error(`${INDEX_FILES.vectors} was not written completely${full} (${errorMessage(cause)})`, { cause });
   }
   return bytes;

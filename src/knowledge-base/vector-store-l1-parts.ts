@@ -1,7 +1,7 @@
 import { createTermCoverage } from "../l0/term-coverage.js";
 import type { L1Searcher } from "../l1/l1-search.js";
 import { createVectorStoreL1Searcher } from "../l1/vector-store/vector-store-l1.js";
-import { DEFAULT_EMBED_BATCH_SIZE, DEFAULT_EMBED_TIMEOUT_MS } from "./embed-chunks.js";
+import { DEFAULT_EMBED_BATCH_SIZE, DEFAULT_EMBED_TIMEOUT_MS } from "../l1/embeddings/embed-batches.js";
 import type { IndexParts, VectorStorePart } from "./index-parts.js";
 import { targetOf, type VectorStoreL1Option } from "./vector-store-option.js";
 import { foreignRowIds } from "./row-retention.js";

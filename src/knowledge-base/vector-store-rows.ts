@@ -1,7 +1,7 @@
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import { createHash, randomBytes } from "node:crypto";
 import { errorDetail, LookupKnowledgeError } from "../errors.js";
-import { withDeadline } from "../l1/deadline.js";
+import { withDeadline } from "../deadline.js";
 import { accessKeyOf } from "../access/access-key.js";
 import {
   deleteRows,

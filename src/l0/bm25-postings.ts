@@ -1,5 +1,6 @@
 /** Building BM25 postings from term bags, and changing them in place of a rebuild. */
 import type { Bm25Postings } from "./bm25-codec.js";
+import { internalError } from "../errors.js";
 
 /** Postings of documents given as term bags (`[termId, count, ...]` against `terms`). */
 export function postingsFromBags(
@@ -54,27 +55,28 @@ export interface PostingsChange {
 export function applyPostingsChange(old: Bm25Postings, change: PostingsChange): Bm25Postings {
   const { renumber, size, terms, added } = change;
   if (renumber.length !== old.docLengths.length)
-    throw new Error(`the change renumbers ${renumber.length} documents, the index has ${old.docLengths.length}`);
+    throw internalError(`the change renumbers ${renumber.length} documents, the index has ${old.docLengths.length}`);
   if (terms.length < old.terms.length || old.terms.some((term, t) => terms[t] !== term))
-    throw new Error("the new vocabulary must start with the old one");
+    throw internalError("the new vocabulary must start with the old one");
   const docLengths = new Uint32Array(size);
   const filled = new Uint8Array(size);
   let last = -1;
   for (let d = 0; d < renumber.length; d++) {
     const to = renumber[d];
     if (to < 0) continue;
-    if (to >= size || to <= last) throw new Error(`document ${d} is renumbered to ${to}, out of range or out of order`);
+    if (to >= size || to <= last)
+      throw internalError(`document ${d} is renumbered to ${to}, out of range or out of order`);
     last = to;
     docLengths[to] = old.docLengths[d];
     filled[to] = 1;
   }
   const addedSorted = [...added].sort((a, b) => a.id - b.id);
   for (const { id, bag } of addedSorted) {
-    if (!(id >= 0 && id < size) || filled[id]) throw new Error(`new document ${id} is out of range or taken`);
+    if (!(id >= 0 && id < size) || filled[id]) throw internalError(`new document ${id} is out of range or taken`);
     filled[id] = 1;
     for (let i = 0; i < bag.length; i += 2) docLengths[id] += bag[i + 1];
   }
-  if (filled.includes(0)) throw new Error("some document numbers are neither kept nor added");
+  if (filled.includes(0)) throw internalError("some document numbers are neither kept nor added");
 
   const termCount = terms.length;
   const newDf = new Uint32Array(termCount);

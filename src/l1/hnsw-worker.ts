@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { errorMessage, LookupKnowledgeError, type LookupKnowledgeErrorCode } from "../errors.js";
+import { internalError, LookupKnowledgeError, type LookupKnowledgeErrorCode, errorMessage } from "../errors.js";
 
 /**
  * Builds or extends an HNSW graph in a worker thread, so that hnswlib's synchronous `addPoint`
@@ -163,7 +163,7 @@ export class GraphWorker {
    * detached here, when the array spans all of it; otherwise it is copied.
    */
   add(vectors: Float32Array): void {
-    if (this.#worker === null) throw new Error("GraphWorker.add before run");
+    if (this.#worker === null) throw internalError("GraphWorker.add before run");
     const own =
       vectors.buffer instanceof ArrayBuffer &&
       vectors.byteOffset === 0 &&
@@ -179,7 +179,7 @@ export class GraphWorker {
    * @throws LookupKnowledgeError when the worker failed or stopped, or its file does not read.
    */
   async finish(dimensions: number): Promise<hnswlib.HierarchicalNSW> {
-    if (this.#worker === null || this.#outcome === null) throw new Error("GraphWorker.finish before run");
+    if (this.#worker === null || this.#outcome === null) throw internalError("GraphWorker.finish before run");
     this.#worker.postMessage({ type: "finish" });
     const stored = await this.#outcome;
     // The worker's copy of the graph goes before this thread reads its own.

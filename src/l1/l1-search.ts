@@ -5,7 +5,7 @@ import type { TermCoverage } from "../l0/term-coverage.js";
 import { tokenize } from "../text/tokenize.js";
 import type { Candidate, Chunk } from "../types.js";
 import { checkedVector } from "./check-vector.js";
-import { withDeadline } from "./deadline.js";
+import { withDeadline } from "../deadline.js";
 import type { VectorIndex } from "./vector-index.js";
 
 /** Options of one L1 search. */

@@ -7,9 +7,10 @@ import { LookupKnowledgeError } from "../errors.js";
 import type { RetrievalOptions } from "../graph/options.js";
 import { capText } from "../text/cap-text.js";
 import { threadIdOf } from "../trace/run-identity.js";
-import { knownDomains, listDomains } from "../tool/domain-labels.js";
-import { createLookupRunner, normalizeDomain, type LookupRunner } from "../tool/lookup-runner.js";
-import { DEFAULT_LIMIT } from "../tool/schema.js";
+import { knownDomains, listDomains } from "../graph/domain-labels.js";
+import { createLookupRunner, type LookupRunner } from "../graph/lookup-runner.js";
+import { normalizeDomain } from "../text/normalize-domain.js";
+import { DEFAULT_LIMIT } from "../graph/lookup-schema.js";
 import { evidenceToDocuments, type KnowledgeDocumentMetadata } from "./evidence-documents.js";
 import { shownJson } from "../shown-value.js";
 

@@ -3,8 +3,9 @@ import { LookupKnowledgeError } from "../errors.js";
 import { TOOL_NAME, type RetrievalOptions } from "../graph/options.js";
 import type { LookupResult } from "../types.js";
 import { formatEvidence } from "./format-evidence.js";
-import { createLookupRunner, normalizeDomain } from "./lookup-runner.js";
-import { createLookupKnowledgeSchema, DEFAULT_LIMIT } from "./schema.js";
+import { createLookupRunner } from "../graph/lookup-runner.js";
+import { normalizeDomain } from "../text/normalize-domain.js";
+import { createLookupKnowledgeSchema, DEFAULT_LIMIT } from "../graph/lookup-schema.js";
 import { describeLookupKnowledge } from "./tool-description.js";
 
 /** Options of {@link createLookupKnowledgeTool}: the retrieval options, the tool's name and description. */

@@ -1,4 +1,4 @@
-import { listDomains } from "./domain-labels.js";
+import { listDomains } from "../graph/domain-labels.js";
 
 /**
  * The default description of the lookup tool, written for the model: what it searches (the

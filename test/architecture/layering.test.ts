@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createRetrievalGraph } from "../../src/graph/retrieval-graph.js";
@@ -11,26 +11,7 @@ import {
   makeCandidate,
 } from "../helpers/retrieval-fakes.js";
 import { REPO_ROOT } from "../integration/helpers/integration-fixtures.js";
-
-async function sourceFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(
-    entries.map((entry) =>
-      entry.isDirectory()
-        ? sourceFiles(join(dir, entry.name))
-        : Promise.resolve(entry.name.endsWith(".ts") ? [join(dir, entry.name)] : []),
-    ),
-  );
-  return nested.flat();
-}
-
-/** Every relative module specifier of a file: static imports, re-exports and dynamic imports. */
-function relativeSpecifiers(text: string): string[] {
-  const found = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)["'](\.{1,2}\/[^"']+)["']/g)].map(
-    (match) => match[1],
-  );
-  return [...new Set(found)];
-}
+import { folderCycles, importEdges, relativeSpecifiers, sourceFiles } from "./import-graph.js";
 
 describe("the package's layering", () => {
   it("keeps every relative import of src/ inside src/ (never eval/, bench/, test/ or examples/)", async () => {
@@ -51,6 +32,27 @@ describe("the package's layering", () => {
     expect(
       relativeSpecifiers(`import { x } from "../../eval/runner/beir-eval.js";\nconst m = await import("./y.js");`),
     ).toEqual(["../../eval/runner/beir-eval.js", "./y.js"]);
+  });
+
+  it("has no import cycle between the folders of src/, at any depth (type imports included)", async () => {
+    const edges = await importEdges(resolve(REPO_ROOT, "src"));
+    expect(edges.length).toBeGreaterThan(500);
+    expect(folderCycles(edges)).toEqual([]);
+  });
+
+  it("finds a cycle between two folders, and one between a folder's file and a subfolder (the check can fail)", () => {
+    expect(
+      folderCycles([
+        ["graph/retrieval-graph.ts", "tool/tool-name.ts"],
+        ["tool/lookup-tool.ts", "graph/options.ts"],
+        ["l1/vector-index.ts", "l1/embeddings/lsa.ts"],
+        ["l1/embeddings/lsa.ts", "l1/vector-index.ts"],
+        ["cli/run.ts", "graph/options.ts"],
+      ]),
+    ).toEqual([
+      "src/: graph/ → tool/ (graph/retrieval-graph.ts imports tool/tool-name.ts; tool/lookup-tool.ts imports graph/options.ts)",
+      "l1/: embeddings/ → vector-index.ts (l1/embeddings/lsa.ts imports l1/vector-index.ts; l1/vector-index.ts imports l1/embeddings/lsa.ts)",
+    ]);
   });
 
   it("ships only dist/src, the bin and the README in the package", async () => {

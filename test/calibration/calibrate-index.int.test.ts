@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIN_CALIBRATION_CHUNKS } from "../../src/calibration/calibrate-index.js";
 import type { CorpusCalibration } from "../../src/calibration/calibration.js";
 import type { RetrievalSource } from "../../src/graph/options.js";
-import { RELEVANCE_THRESHOLDS } from "../../src/graph/relevance.js";
+import { RELEVANCE_THRESHOLDS } from "../../src/ranking/relevance.js";
 import { RETRIEVAL_DEFAULTS, resolveRetrievalOptions } from "../../src/graph/resolve-options.js";
 import { createRetrievalGraph } from "../../src/graph/retrieval-graph.js";
 import { KnowledgeBase } from "../../src/knowledge-base/knowledge-base.js";

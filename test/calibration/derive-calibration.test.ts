@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PseudoQueryScores } from "../../src/calibration/fused-rank.js";
+import type { PseudoQueryScores } from "../../src/ranking/fused-rank.js";
 import {
   chooseL0Weight,
   deriveCalibration,
@@ -8,8 +8,8 @@ import {
 } from "../../src/calibration/derive-calibration.js";
 import type { CorpusCalibration } from "../../src/calibration/calibration.js";
 import type { PseudoQueryMeasurement } from "../../src/calibration/measure-pseudo-queries.js";
-import { DEFAULT_L0_WEIGHT } from "../../src/graph/evidence.js";
-import { RELEVANCE_THRESHOLDS } from "../../src/graph/relevance.js";
+import { DEFAULT_L0_WEIGHT } from "../../src/ranking/evidence.js";
+import { RELEVANCE_THRESHOLDS } from "../../src/ranking/relevance.js";
 
 /** {@link deriveCalibration} when it calibrates; a reason to keep the defaults fails the test. */
 function derived(measurements: readonly PseudoQueryMeasurement[], k: number, hasL1: boolean): CorpusCalibration {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildLookupResult, retrievalLayerOf } from "../../src/graph/lookup-result.js";
-import type { LayeredEvidence, RetrievalStateType } from "../../src/graph/state.js";
+import type { LayeredEvidence } from "../../src/ranking/evidence.js";
+import type { RetrievalStateType } from "../../src/graph/state.js";
 import type { Candidate, L1Status, RetrievalLayer } from "../../src/types.js";
 import { NO_RUN_IDENTITY } from "../../src/trace/run-identity.js";
 import { NO_HINTS, makeCandidate } from "../helpers/retrieval-fakes.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RELEVANCE_THRESHOLDS, assessRelevance, type RelevanceThresholds } from "../../src/graph/relevance.js";
-import type { LayeredEvidence } from "../../src/graph/state.js";
+import { RELEVANCE_THRESHOLDS, assessRelevance, type RelevanceThresholds } from "../../src/ranking/relevance.js";
+import type { LayeredEvidence } from "../../src/ranking/evidence.js";
 import type { L1Status } from "../../src/types.js";
 
 function block(fields: { source?: string; coverage?: number; similarity?: number } = {}): LayeredEvidence {

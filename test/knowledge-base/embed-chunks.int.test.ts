@@ -1,7 +1,8 @@
 import { Embeddings } from "@langchain/core/embeddings";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { BuildProgress } from "../../src/knowledge-base/build-options.js";
-import { embedChunks, embedTexts, startDenseBuild } from "../../src/knowledge-base/embed-chunks.js";
+import { embedChunks, startDenseBuild } from "../../src/knowledge-base/embed-chunks.js";
+import { embedTexts } from "../../src/l1/embeddings/embed-batches.js";
 import { LsaEmbeddings } from "../../src/l1/embeddings/lsa-embeddings.js";
 import { termBagsOf } from "../../src/text/term-bags.js";
 import * as tokenizeModule from "../../src/text/tokenize.js";

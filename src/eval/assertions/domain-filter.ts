@@ -1,5 +1,6 @@
 import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
 import { isFailure, readCase } from "../promptfoo/golden-case.js";
+import { normalizeDomain } from "../../text/normalize-domain.js";
 
 /**
  * The L1 domain filter is applied exactly when there is one domain: the forced one, else the
@@ -10,7 +11,7 @@ export default function domainFilter(_output: string, context: AssertionValueFun
   const graded = readCase(context);
   if (isFailure(graded)) return graded;
   const { artifact, vars } = graded;
-  const forced = vars.domain?.trim().toLowerCase() || null;
+  const forced = normalizeDomain(vars.domain);
   const hinted = artifact.hints.domains.filter((domain) => domain.trim().length > 0);
   const expected = forced ?? (hinted.length === 1 ? hinted[0] : null);
   const problems: string[] = [];

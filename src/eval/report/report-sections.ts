@@ -1,4 +1,4 @@
-import type { LatencySummary } from "../runner/latency.js";
+import type { LatencySummary } from "../metrics/latency.js";
 
 /** Per-query latency of a variant as the report shows it. */
 export interface ReportLatency extends LatencySummary {

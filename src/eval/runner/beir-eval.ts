@@ -1,7 +1,7 @@
 import type { CorpusCalibration } from "../../calibration/calibration.js";
 import { resolveRetrievalOptions } from "../../graph/resolve-options.js";
 import { createRetrievalGraph } from "../../graph/retrieval-graph.js";
-import type { RelevanceThresholds } from "../../graph/relevance.js";
+import type { RelevanceThresholds } from "../../ranking/relevance.js";
 import type { BuildProgress } from "../../knowledge-base/build-options.js";
 import { KnowledgeBase } from "../../knowledge-base/knowledge-base.js";
 import { loadBeirDataset } from "../beir/index.js";
@@ -10,7 +10,7 @@ import { evaluateRun, type MetricValues, type Qrels, type Run } from "../metrics
 import type { RankedEntry } from "../report/report-sections.js";
 import { VARIANTS, type VariantName } from "../variants.js";
 import { measureGraphFloor } from "./graph-floor.js";
-import { summarizeLatency, type LatencySummary } from "./latency.js";
+import { summarizeLatency, type LatencySummary } from "../metrics/latency.js";
 import { stageMedians, topEntries } from "./query-details.js";
 import { runQueries } from "./run-queries.js";
 

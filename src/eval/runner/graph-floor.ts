@@ -1,5 +1,5 @@
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
-import { summarizeLatency, type LatencySummary } from "./latency.js";
+import { summarizeLatency, type LatencySummary } from "../metrics/latency.js";
 
 const FloorState = Annotation.Root({ query: Annotation<string>, steps: Annotation<number> });
 

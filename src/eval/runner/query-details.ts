@@ -1,6 +1,6 @@
 import type { LookupResult } from "../../types.js";
 import type { RankedEntry } from "../report/report-sections.js";
-import { percentile } from "./latency.js";
+import { percentile } from "../metrics/latency.js";
 
 /** Longest hit-reason text kept per document in a report. */
 export const MAX_REASON_CHARS = 120;

@@ -1,6 +1,7 @@
 import type { RetrievalGraph } from "../../graph/retrieval-graph.js";
 import type { LookupResult } from "../../types.js";
 import type { RankedDoc, Run } from "../metrics/index.js";
+import { internalError } from "../../errors.js";
 
 /** One query to run. */
 export interface EvalQuery {
@@ -25,7 +26,7 @@ export async function runQueries(graph: RetrievalGraph, queries: readonly EvalQu
     const started = performance.now();
     const { result } = await graph.invoke({ query: query.text, limit: depth });
     latenciesMs.push(performance.now() - started);
-    if (result === null) throw new Error(`the retrieval graph returned no result for query ${query.id}`);
+    if (result === null) throw internalError(`the retrieval graph returned no result for query ${query.id}`);
     run.set(query.id, toRankedDocs(result, depth));
     results.set(query.id, result);
     onQuery(i + 1);
@@ -48,4 +49,4 @@ export function toRankedDocs(result: LookupResult, depth: number): RankedDoc[] {
 }
 
 /** Re-exported from `latency.ts`, where it lives. */
-export { percentile } from "./latency.js";
+export { percentile } from "../metrics/latency.js";

@@ -1,5 +1,5 @@
 import { clock, elapsedMs } from "../elapsed.js";
-import { candidatesToEvidence } from "../evidence.js";
+import { candidatesToEvidence } from "../../ranking/evidence.js";
 import { fallbackReasonFor } from "../routes.js";
 import type { RetrievalStateType, RetrievalStateUpdate } from "../state.js";
 

@@ -3,9 +3,9 @@ import { toTraceRecord, type ToolInvocationRecord } from "../../trace/trace-reco
 import type { LookupTimings } from "../../types.js";
 import type { EvidenceCaps } from "../bound-evidence.js";
 import { clock, elapsedMs } from "../elapsed.js";
-import { dedupeEvidence } from "../evidence.js";
+import { dedupeEvidence } from "../../ranking/evidence.js";
 import { buildLookupResult } from "../lookup-result.js";
-import type { RelevanceThresholds } from "../relevance.js";
+import type { RelevanceThresholds } from "../../ranking/relevance.js";
 import type { RetrievalStateType, RetrievalStateUpdate } from "../state.js";
 
 /** Collaborators and settings of the final node. */

@@ -10,6 +10,7 @@ import { clock, elapsedMs } from "../elapsed.js";
 import { chooseDomainFilter } from "../routes.js";
 import { markTraced } from "../traced-errors.js";
 import type { RetrievalStateType, RetrievalStateUpdate } from "../state.js";
+import { normalizeDomain } from "../../text/normalize-domain.js";
 
 /** Collaborators and settings of the L0 node. */
 export interface L0HintsNodeOptions {
@@ -55,7 +56,7 @@ export function createL0HintsNode({ l0, k, maxLimit, control = null, access = nu
       }
     }
     // Normalised as chooseDomainFilter does, so that L0 and L1 filter by the same domain.
-    const forced = input.domain?.trim().toLowerCase() || null;
+    const forced = normalizeDomain(input.domain);
     if (l0 === null)
       return { scope, domainFilter: chooseDomainFilter(forced, emptyHints()), timings: { l0Ms: elapsedMs(started) } };
     const filter = control?.filter(scope, forced) ?? null;

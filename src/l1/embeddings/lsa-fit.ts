@@ -2,7 +2,7 @@ import { LookupKnowledgeError } from "../../errors.js";
 import { termBagsOf, type TermBags } from "../../text/term-bags.js";
 import { bagDocumentFrequencies, modelIndexOfIds, rankVocabulary, TermWeigher } from "./bag-weights.js";
 import { mulberry32 } from "./linear-algebra.js";
-import type { LsaEmbeddingsOptions } from "./lsa-embeddings.js";
+import type { LsaEmbeddingsOptions } from "./lsa-options.js";
 import { LSA_MODEL_VERSION, type LsaModelHeader } from "./lsa-model-header.js";
 import { randomizedSvd, type TruncatedSvd } from "./randomized-svd.js";
 import type { SparseMatrix } from "./sparse-matrix.js";

@@ -3,6 +3,7 @@
  * Dense operands and results are row-major `Float64Array`s.
  */
 import { axpyRows } from "./linear-algebra.js";
+import { internalError } from "../../errors.js";
 
 /** A sparse vector: parallel arrays of strictly increasing indices and their values. */
 export interface SparseVector {
@@ -38,7 +39,7 @@ export function sparseFromRows(rows: readonly SparseVector[], cols: number): Spa
   rows.forEach((row, i) => {
     for (const index of row.indices) {
       if (index < 0 || index >= cols)
-        throw new Error(`sparseFromRows: row ${i} has column ${index}, outside [0, ${cols})`);
+        throw internalError(`sparseFromRows: row ${i} has column ${index}, outside [0, ${cols})`);
     }
     columnIndex.set(row.indices, rowStart[i]);
     values.set(row.values, rowStart[i]);

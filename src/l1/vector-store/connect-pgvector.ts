@@ -1,7 +1,7 @@
 import { Embeddings } from "@langchain/core/embeddings";
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import { errorDetail, LookupKnowledgeError } from "../../errors.js";
-import { withDeadline } from "../deadline.js";
+import { withDeadline } from "../../deadline.js";
 import { pgvectorDialect } from "./pgvector-dialect.js";
 import { ensurePgVectorIndexes, ITERATIVE_SCAN_SQL, manageIndexes } from "./pgvector-schema.js";
 import type { VectorStoreDialect } from "./vector-store-dialect.js";

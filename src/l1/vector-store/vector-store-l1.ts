@@ -5,7 +5,7 @@ import { errorDetail, LookupKnowledgeError } from "../../errors.js";
 import type { TermCoverage } from "../../l0/term-coverage.js";
 import { tokenize } from "../../text/tokenize.js";
 import type { Candidate, Chunk } from "../../types.js";
-import { withDeadline } from "../deadline.js";
+import { withDeadline } from "../../deadline.js";
 import { embedQueryChecked, type L1Searcher } from "../l1-search.js";
 import { ROW_ID_KEY, type RowScope, type VectorStoreDialect } from "./vector-store-dialect.js";
 
@@ -42,6 +42,7 @@ function remainingMs(timeoutMs: number, started: number): number {
 /** The hits a store returned, read defensively: it is an outside service. */
 function hitsOf(raw: unknown): [unknown, unknown][] {
   if (!Array.isArray(raw))
+    // eslint-disable-next-line no-restricted-syntax -- the search below wraps it into VECTOR_STORE_FAILED
     throw new Error(
       `the store returned ${raw === null ? "null" : typeof raw} instead of a list of [document, score] pairs`,
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withDeadline } from "../../src/l1/deadline.js";
+import { withDeadline } from "../src/deadline.js";
 
 const timeoutError = () => new Error("too slow");
 

@@ -4,7 +4,7 @@ import {
   meanReciprocalRank,
   type LayerScores,
   type PseudoQueryScores,
-} from "../../src/calibration/fused-rank.js";
+} from "../../src/ranking/fused-rank.js";
 
 const K = 20;
 

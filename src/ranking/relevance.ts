@@ -1,5 +1,5 @@
 import type { L1Status, RelevanceAssessment } from "../types.js";
-import type { LayeredEvidence } from "./state.js";
+import type { LayeredEvidence } from "./evidence.js";
 
 /**
  * Thresholds of the relevance judgement. A knowledge base calibrates them for its corpus and

@@ -1,13 +1,16 @@
 import type { Candidate, EvidenceBlock, EvidenceLayer } from "../types.js";
-import type { LayeredEvidence } from "./state.js";
+import { fuse, fusionWeights, minMaxNormaliser } from "./fusion.js";
 
-/** Weight of L0 (BM25) in the fused score; L1 gets the rest. Chosen on the SciFact train split (0.5-1.0 swept). @default 0.8 */
-export const DEFAULT_L0_WEIGHT = 0.8;
+export { DEFAULT_L0_WEIGHT } from "./fusion.js";
 
-function minMax(values: readonly number[]): (value: number) => number {
-  const min = Math.min(...values);
-  const range = Math.max(...values) - min;
-  return (value) => (range > 0 ? (value - min) / range : 1);
+/** Evidence before the final merge: a block plus what each layer thought of it. */
+export interface LayeredEvidence extends EvidenceBlock {
+  /** Normalised score per layer, in [0, 1]. */
+  layerScores: { L0?: number; L1?: number };
+  /** IDF-weighted share of the query's terms in the block, when a layer measured it. */
+  coverage?: number;
+  /** Raw cosine similarity, when L1 saw it. */
+  similarity?: number;
 }
 
 /**
@@ -15,7 +18,7 @@ function minMax(values: readonly number[]): (value: number) => number {
  * that BM25 scores and cosine similarities can be weighed against each other.
  */
 export function candidatesToEvidence(candidates: readonly Candidate[], layer: "L0" | "L1"): LayeredEvidence[] {
-  const normalise = minMax(candidates.map((candidate) => candidate.score));
+  const normalise = minMaxNormaliser(candidates.map((candidate) => candidate.score));
   return candidates.map(({ chunk, score, hitReasons, coverage }) => ({
     source: chunk.source,
     ...(chunk.title !== undefined ? { title: chunk.title } : {}),
@@ -55,20 +58,19 @@ export function dedupeEvidence(
   blocks: readonly LayeredEvidence[],
   options: { l0Weight?: number; limit: number },
 ): LayeredEvidence[] {
-  const l0Weight = options.l0Weight ?? DEFAULT_L0_WEIGHT;
   const bySource = new Map<string, LayeredEvidence>();
   for (const block of blocks) {
     const seen = bySource.get(block.source);
     bySource.set(block.source, seen ? mergeTwo(seen, block) : block);
   }
-  const hasL0 = blocks.some((block) => block.layerScores.L0 !== undefined);
-  const hasL1 = blocks.some((block) => block.layerScores.L1 !== undefined);
-  const w0 = hasL0 ? l0Weight : 0;
-  const w1 = hasL1 ? 1 - l0Weight : 0;
-  const total = w0 + w1 > 0 ? w0 + w1 : 1;
+  const weights = fusionWeights(
+    blocks.some((block) => block.layerScores.L0 !== undefined),
+    blocks.some((block) => block.layerScores.L1 !== undefined),
+    options.l0Weight,
+  );
   const fused = [...bySource.values()].map((block) => ({
     ...block,
-    score: (w0 * (block.layerScores.L0 ?? 0) + w1 * (block.layerScores.L1 ?? 0)) / total,
+    score: fuse(weights, block.layerScores.L0, block.layerScores.L1),
   }));
   fused.sort((a, b) => b.score - a.score || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
   return fused.slice(0, options.limit);

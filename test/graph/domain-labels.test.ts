@@ -7,7 +7,7 @@ import {
   MAX_DESCRIBED_DOMAINS,
   MAX_DOMAIN_LABEL_CHARS,
   MAX_ENUM_DOMAINS,
-} from "../../src/tool/domain-labels.js";
+} from "../../src/graph/domain-labels.js";
 
 const manyDomains = (count: number) => Array.from({ length: count }, (_, i) => `domain-${String(i).padStart(3, "0")}`);
 

@@ -1,6 +1,6 @@
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { describe, expect, it } from "vitest";
-import { createLookupKnowledgeSchema, lookupKnowledgeSchema } from "../../src/tool/schema.js";
+import { createLookupKnowledgeSchema, lookupKnowledgeSchema } from "../../src/graph/lookup-schema.js";
 import { createLookupKnowledgeTool } from "../../src/tool/lookup-knowledge-tool.js";
 import { FakeL1Searcher, fakeSource, makeCandidate, REFUND_CHUNK } from "../helpers/retrieval-fakes.js";
 

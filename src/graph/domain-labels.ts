@@ -4,6 +4,7 @@
  * to a short label and the list is bounded.
  */
 import { capText, sliceWhole } from "../text/cap-text.js";
+import { normalizeDomain } from "../text/normalize-domain.js";
 
 /** Most domains a description names; the rest are counted. */
 export const MAX_DESCRIBED_DOMAINS = 20;
@@ -54,6 +55,6 @@ export function listDomains(domains: readonly string[]): string {
 export function enumDomains(domains: readonly string[]): [string, ...string[]] | null {
   if (domains.length === 0 || domains.length > MAX_ENUM_DOMAINS) return null;
   const values = [...new Set(domains)];
-  if (!values.every((domain) => ENUM_DOMAIN.test(domain) && domain === domain.trim().toLowerCase())) return null;
+  if (!values.every((domain) => ENUM_DOMAIN.test(domain) && domain === normalizeDomain(domain))) return null;
   return values as [string, ...string[]];
 }

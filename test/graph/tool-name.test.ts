@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { LookupKnowledgeError } from "../../src/errors.js";
 import { createRetrievalGraph } from "../../src/graph/retrieval-graph.js";
 import { createLookupKnowledgeTool } from "../../src/tool/lookup-knowledge-tool.js";
-import { resolveToolName, TOOL_NAME_PATTERN } from "../../src/tool/tool-name.js";
+import { resolveToolName, TOOL_NAME_PATTERN } from "../../src/graph/tool-name.js";
 import type { L0Searcher } from "../../src/l0/l0-search.js";
 import {
   FakeL0Searcher,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RELEVANCE_THRESHOLDS, assessRelevance } from "../../src/graph/relevance.js";
-import type { LayeredEvidence } from "../../src/graph/state.js";
+import { RELEVANCE_THRESHOLDS, assessRelevance } from "../../src/ranking/relevance.js";
+import type { LayeredEvidence } from "../../src/ranking/evidence.js";
 import type { L1Status } from "../../src/types.js";
 
 function top(fields: { coverage?: number; similarity?: number; hitReasons?: string[] }): LayeredEvidence {

@@ -1,21 +1,54 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { randomUUID } from "node:crypto";
-import { buildRetrievalGraph, closeOwnedTraceSink, resolveTraceSink } from "../graph/retrieval-graph.js";
-import type { RetrievalOptions, RetrievalSource } from "../graph/options.js";
+import { internalError, LookupKnowledgeError } from "../errors.js";
+import { JsonlTraceSink } from "../trace/jsonl-trace-sink.js";
+import { shownJson } from "../shown-value.js";
+import { buildRetrievalGraph, type GenerationGraph } from "./build-retrieval-graph.js";
+import { DEFAULT_TRACE_PATH, type RetrievalOptions, type RetrievalSource } from "./options.js";
 import { applyScope, type AppliedScope } from "../access/access-scope.js";
 import {
   accessControlOf,
   checkRetrievalSource,
   resolveRetrievalOptions,
   type RetrievalSettings,
-} from "../graph/resolve-options.js";
-import { isTraced } from "../graph/traced-errors.js";
+} from "./resolve-options.js";
+import { isTraced } from "./traced-errors.js";
 import { knownDomains } from "./domain-labels.js";
 import type { TraceSink } from "../trace/jsonl-trace-sink.js";
 import { toolRunIdentity, type RunIdentity } from "../trace/run-identity.js";
 import { toErrorRecord } from "../trace/trace-record.js";
 import type { LookupResult } from "../types.js";
 import { resolveToolName } from "./tool-name.js";
+
+/** The trace sink the options ask for, and whether it was opened here (and so is closed here). */
+export interface ResolvedTraceSink {
+  /** An injected sink, a JSONL file sink for `tracePath`, or null (no trace). */
+  sink: TraceSink | null;
+  /** True for the sink made from `tracePath`; an injected sink belongs to the caller. */
+  owned: boolean;
+}
+
+/** The trace sink the options ask for: an injected one, a JSONL file, or none. @throws LookupKnowledgeError `INVALID_OPTION` for a bad `tracePath`. */
+export function resolveTraceSink(options: Pick<RetrievalOptions, "tracePath" | "traceSink">): ResolvedTraceSink {
+  if (options.traceSink) return { sink: options.traceSink, owned: false };
+  const path = options.tracePath === undefined ? DEFAULT_TRACE_PATH : options.tracePath;
+  if (path !== null && (typeof path !== "string" || path.length === 0))
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `option tracePath must be a file path or null (no trace), got ${shownJson(path)}.`,
+    );
+  return path === null ? { sink: null, owned: false } : { sink: new JsonlTraceSink(path), owned: true };
+}
+
+/** Closes `trace` when it was opened from `tracePath`; never rejects. */
+export async function closeOwnedTraceSink(trace: ResolvedTraceSink): Promise<void> {
+  if (!trace.owned) return;
+  try {
+    await trace.sink?.close?.();
+  } catch {
+    // Closing releases a descriptor; there is nothing a caller could do about a failure.
+  }
+}
 
 /** One lookup, its domain already trimmed and lower-cased (null: none forced). */
 export interface LookupRequest {
@@ -30,6 +63,8 @@ export interface LookupRunner {
   readonly name: string;
   readonly source: RetrievalSource;
   readonly settings: RetrievalSettings;
+  /** The compiled retrieval graph the lookups run on (what `createRetrievalGraph` returns, with its extras). */
+  readonly graph: GenerationGraph;
   /**
    * Runs one lookup; a lookup that throws gets an error trace line, and the error is rethrown.
    * Its trace line carries `identity`: by default the ids a tool function's `config` holds
@@ -50,10 +85,6 @@ export interface LookupRunner {
 
 /** The scope of a caller in no group: what every scope may read. */
 const NO_GROUPS = applyScope({ groups: [] }) as AppliedScope;
-
-/** The forced domain as the layers compare it (as the L0 node normalises it): trimmed, lower-cased, null when blank. */
-export const normalizeDomain = (domain: string | null | undefined): string | null =>
-  domain?.trim().toLowerCase() || null;
 
 /** Appends the error line of a failed lookup; the lookup's own error is what the caller needs, so a failing sink is ignored. */
 async function traceFailure(sink: TraceSink | null, record: object): Promise<void> {
@@ -96,7 +127,7 @@ export function createLookupRunner(options: RetrievalOptions & { name?: string }
     const startedAt = Date.now();
     try {
       const state = await graph.invoke({ ...request, invocationId, startedAt, runIdentity: identity }, config);
-      if (state.result === null) throw new Error("the retrieval graph finished without a result");
+      if (state.result === null) throw internalError("the retrieval graph finished without a result");
       return state.result;
     } catch (error) {
       const context = {
@@ -112,5 +143,5 @@ export function createLookupRunner(options: RetrievalOptions & { name?: string }
       throw error;
     }
   }
-  return { name, source, settings, run, sharedDomains, domainsOf, close: () => closeOwnedTraceSink(trace) };
+  return { name, source, settings, graph, run, sharedDomains, domainsOf, close: () => closeOwnedTraceSink(trace) };
 }

@@ -1,3 +1,5 @@
+import { fuse, fusionWeights, minMaxNormaliser } from "./fusion.js";
+
 /** One layer's answer to a pseudo-query: the other chunks' scores, best first, and the held-out target's. */
 export interface LayerScores {
   /** `[chunk, score]` of the best other chunks, best first (the target's own chunk left out). */
@@ -25,11 +27,8 @@ function listOf(layer: LayerScores, k: number): (readonly [number, number])[] {
 
 /** Min-max normalised scores of one list, as `candidatesToEvidence` normalises them. */
 function normalised(list: readonly (readonly [number, number])[]): Map<number, number> {
-  if (list.length === 0) return new Map();
-  const scores = list.map(([, score]) => score);
-  const min = Math.min(...scores);
-  const range = Math.max(...scores) - min;
-  return new Map(list.map(([chunk, score]) => [chunk, range > 0 ? (score - min) / range : 1]));
+  const normalise = minMaxNormaliser(list.map(([, score]) => score));
+  return new Map(list.map(([chunk, score]) => [chunk, normalise(score)]));
 }
 
 /**
@@ -41,10 +40,8 @@ export function fusedRankOfTarget(scores: PseudoQueryScores, l0Weight: number, k
   const l0 = normalised(listOf(scores.l0, k));
   const l1 = scores.l1 ? normalised(listOf(scores.l1, k)) : new Map<number, number>();
   if (!l0.has(TARGET) && !l1.has(TARGET)) return Infinity;
-  const w0 = l0.size > 0 ? l0Weight : 0;
-  const w1 = l1.size > 0 ? 1 - l0Weight : 0;
-  const total = w0 + w1 > 0 ? w0 + w1 : 1;
-  const fused = (chunk: number) => (w0 * (l0.get(chunk) ?? 0) + w1 * (l1.get(chunk) ?? 0)) / total;
+  const weights = fusionWeights(l0.size > 0, l1.size > 0, l0Weight);
+  const fused = (chunk: number) => fuse(weights, l0.get(chunk), l1.get(chunk));
   const target = fused(TARGET);
   let rank = 1;
   for (const chunk of new Set([...l0.keys(), ...l1.keys()])) if (chunk !== TARGET && fused(chunk) >= target) rank++;
@@ -62,12 +59,11 @@ export function fusedTop(
 ): number | null {
   const l0 = normalised(l0List);
   const l1 = l1List ? normalised(l1List) : new Map<number, number>();
-  const w0 = l0.size > 0 ? l0Weight : 0;
-  const w1 = l1.size > 0 ? 1 - l0Weight : 0;
+  const weights = fusionWeights(l0.size > 0, l1.size > 0, l0Weight);
   let best: number | null = null;
   let bestScore = -Infinity;
   for (const chunk of new Set([...l0.keys(), ...l1.keys()])) {
-    const score = w0 * (l0.get(chunk) ?? 0) + w1 * (l1.get(chunk) ?? 0);
+    const score = fuse(weights, l0.get(chunk), l1.get(chunk));
     if (score > bestScore || (score === bestScore && best !== null && chunk < best)) [best, bestScore] = [chunk, score];
   }
   return best;

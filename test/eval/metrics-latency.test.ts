@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { percentile, summarizeLatency } from "../../src/eval/runner/latency.js";
+import { percentile, summarizeLatency } from "../../src/eval/metrics/latency.js";
 import { stageMedians, topEntries, cutText } from "../../src/eval/runner/query-details.js";
 import { evidenceBlock, lookupResult } from "./helpers/assertion-context.js";
 
