@@ -4,14 +4,7 @@ import type { AppliedScope } from "../access/access-scope.js";
 import { emptyHints } from "../l0/hints.js";
 import { NO_RUN_IDENTITY, type RunIdentity } from "../trace/run-identity.js";
 import type { LayeredEvidence } from "../ranking/evidence.js";
-import type {
-  Candidate,
-  FallbackReason,
-  L0Hints,
-  L1Status,
-  LookupResult,
-  LookupTimings,
-} from "../types.js";
+import type { Candidate, FallbackReason, L0Hints, L1Status, LookupResult, LookupTimings } from "../types.js";
 
 const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_, next) => next, default: initial });
 

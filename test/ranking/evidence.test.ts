@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_L0_WEIGHT, candidatesToEvidence, dedupeEvidence, toEvidenceBlock } from "../../src/ranking/evidence.js";
+import {
+  DEFAULT_L0_WEIGHT,
+  candidatesToEvidence,
+  dedupeEvidence,
+  toEvidenceBlock,
+} from "../../src/ranking/evidence.js";
 import type { LayeredEvidence } from "../../src/ranking/evidence.js";
 import { makeCandidate, makeChunk } from "../helpers/retrieval-fakes.js";
 
