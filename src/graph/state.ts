@@ -42,5 +42,6 @@ export const RetrievalState = Annotation.Root({
   result: last<LookupResult | null>(() => null),
 });
 
+/** The retrieval graph's state as its nodes and a parent graph read it. */
 export type RetrievalStateType = typeof RetrievalState.State;
 export type RetrievalStateUpdate = typeof RetrievalState.Update;

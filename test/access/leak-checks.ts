@@ -10,10 +10,8 @@ import { existsSync } from "node:fs";
 import { expect } from "vitest";
 import { z } from "zod";
 import {
-  createLookupKnowledgeSchema,
   createLookupKnowledgeTool,
   createRetrievalGraph,
-  describeLookupKnowledge,
   type AccessOption,
   type KnowledgeBase,
   type KnowledgeBaseRetriever,
@@ -21,6 +19,8 @@ import {
   type LookupResult,
   type ToolInvocationRecord,
 } from "../../src/index.js";
+import { createLookupKnowledgeSchema } from "../../src/graph/lookup-schema.js";
+import { describeLookupKnowledge } from "../../src/tool/tool-description.js";
 import { readJsonl } from "../integration/helpers/integration-fixtures.js";
 import { LEAK_DOCS, mayRead, type CorpusPhase, type LeakDoc, type Unlabelled } from "./leak-corpus.js";
 

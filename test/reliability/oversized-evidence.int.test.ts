@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLookupKnowledgeTool, KnowledgeBase, RETRIEVAL_DEFAULTS, type LookupResult } from "../../src/index.js";
+import { createLookupKnowledgeTool, KnowledgeBase, type LookupResult } from "../../src/index.js";
+import { RETRIEVAL_DEFAULTS } from "../../src/graph/resolve-options.js";
 import { createTempDirs } from "../integration/helpers/integration-fixtures.js";
 import { recordFigures } from "./helpers/figures.js";
 

@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createLookupKnowledgeTool,
   KnowledgeBase,
-  rowIdOf,
   type LookupResult,
   type ToolInvocationRecord,
   type VectorStoreDialect,
 } from "../../../src/index.js";
+import { rowIdOf } from "../../../src/knowledge-base/vector-store-rows.js";
 import { createTempDirs, KB_DIR, readJsonl } from "../../integration/helpers/integration-fixtures.js";
 
 /** A store under test: made empty, listing its rows, and closed at the end. */
