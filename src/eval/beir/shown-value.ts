@@ -16,9 +16,31 @@ export function shownValue(value: string): string {
   return `${JSON.stringify(value.slice(0, MAX_SHOWN_CHARS))}… (${value.length} characters)`;
 }
 
-/** Any JSON value as an error may show it: a string as {@link shownValue}, anything else as its JSON text, cut likewise. */
+/**
+ * Any JSON value as an error may show it: a string as {@link shownValue}, a number, boolean or
+ * null as its JSON text, and an object or array only described (how many fields or items), since
+ * its fields are the file's content, not a value the user typed.
+ */
 export function shownJson(value: unknown): string {
   if (typeof value === "string") return shownValue(value);
+  if (Array.isArray(value)) return `an array of ${value.length} ${value.length === 1 ? "item" : "items"}`;
+  if (typeof value === "object" && value !== null) {
+    const fields = Object.keys(value).length;
+    return `an object of ${fields} ${fields === 1 ? "field" : "fields"}`;
+  }
   const text = JSON.stringify(value) ?? String(value);
   return text.length <= MAX_SHOWN_CHARS ? text : `${text.slice(0, MAX_SHOWN_CHARS)}… (${text.length} characters of JSON)`;
+}
+
+/**
+ * Why a line is not JSON, without quoting it: `JSON.parse`'s own messages copy the start of the
+ * line (`Unexpected token 'S', "SECRET=…" is not valid JSON`), so only the position it names, if
+ * any, and the line's length are kept.
+ */
+export function describeJsonError(error: unknown, line: string): string {
+  const message = error instanceof Error ? error.message : "";
+  const position = Number(/\bat position (\d+)/.exec(message)?.[1] ?? NaN);
+  if (position < line.length) return `invalid JSON at character ${position + 1} of ${line.length}`;
+  if (position >= line.length || /unexpected end/i.test(message)) return `invalid JSON: the line of ${line.length} characters ends inside a value`;
+  return `invalid JSON: a line of ${line.length} characters that is not one JSON value`;
 }
