@@ -75,6 +75,11 @@ export async function runBeirEvalCommand({ values }: ParsedCommand, io: CliIO): 
   io.err(
     `${result.documents} documents indexed in ${result.indexSeconds.toFixed(1)} s; ${result.queries} queries per variant. Wrote ${files.join(", ")}\n`,
   );
+  const unknown = result.unknownJudgements;
+  if (unknown.documents + unknown.queries > 0)
+    io.err(
+      `note: of ${unknown.judgements} judgements, ${unknown.documents} name a document not in the corpus (unretrievable, they lower recall) and ${unknown.queries} a query not in the queries file (left out).\n`,
+    );
   io.err(
     `${describeCalibration(result.calibration)}; l0Weight in effect ${result.inEffect.l0Weight} (${result.inEffect.l0WeightSource})\n`,
   );
