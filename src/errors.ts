@@ -43,6 +43,8 @@ export type LookupKnowledgeErrorCode =
   | "INVALID_INPUT"
   /** A BEIR-format dataset folder cannot be read. */
   | "DATASET_INVALID"
+  /** A BEIR-format dataset has nothing to evaluate: no documents, no queries, or no judged query in the split. */
+  | "DATASET_EMPTY"
   /** A golden set (YAML) cannot be read, is malformed, or names gold sources the corpus does not have. */
   | "GOLDEN_SET_INVALID"
   /** The vector store that holds L1 threw or answered something unusable. */

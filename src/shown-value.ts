@@ -18,21 +18,32 @@ export function shownValue(value: string): string {
 }
 
 /**
- * Any value as an error may show it: a string as {@link shownValue}, a number, boolean, null or
- * undefined as itself, an object or array as its JSON text cut likewise, anything else by its type.
+ * Any value as an error may show it: a string as {@link shownValue}; a number, boolean, null or
+ * undefined as itself; an object or array only described (how many fields or items), since its
+ * fields may be a file's content rather than a value the user typed; anything else by its type.
  */
 export function shownJson(value: unknown): string {
   if (typeof value === "string") return shownValue(value);
   if (value === null || value === undefined || typeof value === "number" || typeof value === "boolean")
     return String(value);
-  if (typeof value !== "object") return `a ${typeof value}`;
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? "an object";
-  } catch {
-    return "an object that cannot be shown as JSON";
+  if (Array.isArray(value)) return `an array of ${value.length} ${value.length === 1 ? "item" : "items"}`;
+  if (typeof value === "object") {
+    const fields = Object.keys(value).length;
+    return `an object of ${fields} ${fields === 1 ? "field" : "fields"}`;
   }
-  return text.length <= MAX_SHOWN_CHARS
-    ? text
-    : `${text.slice(0, MAX_SHOWN_CHARS)}… (${text.length} characters of JSON)`;
+  return `a ${typeof value}`;
+}
+
+/**
+ * Why a line is not JSON, without quoting it: `JSON.parse`'s own messages copy the start of the
+ * line (`Unexpected token 'S', "SECRET=…" is not valid JSON`), so only the position it names, if
+ * any, and the line's length are kept.
+ */
+export function describeJsonError(error: unknown, line: string): string {
+  const message = error instanceof Error ? error.message : "";
+  const position = Number(/\bat position (\d+)/.exec(message)?.[1] ?? NaN);
+  if (position < line.length) return `invalid JSON at character ${position + 1} of ${line.length}`;
+  if (position >= line.length || /unexpected end/i.test(message))
+    return `invalid JSON: the line of ${line.length} characters ends inside a value`;
+  return `invalid JSON: a line of ${line.length} characters that is not one JSON value`;
 }

@@ -9,6 +9,7 @@ import { parseVariants, type VariantName } from "../eval/variants.js";
 import { integerValue, numberValue, usageError, type CliIO, type ParsedCommand } from "./command-spec.js";
 import { checkOutDir } from "./out-dir.js";
 import { createProgressBar } from "./progress.js";
+import { stderrLine } from "./terminal-text.js";
 
 function variantsValue(raw: string): VariantName[] {
   try {
@@ -72,9 +73,15 @@ export async function runBeirEvalCommand({ values }: ParsedCommand, io: CliIO): 
   const files = await writeBeirOutputs(result, report, outDir, depth);
   if (values.json === true) io.out(`${JSON.stringify(beirSummary(result, report, files), null, 2)}\n`);
   else io.out(`${formatMetricsTable(report)}\n`);
+  // Paths from the command line: shown inertly and bounded, as every line on stderr.
   io.err(
-    `${result.documents} documents indexed in ${result.indexSeconds.toFixed(1)} s; ${result.queries} queries per variant. Wrote ${files.join(", ")}\n`,
+    `${stderrLine(`${result.documents} documents indexed in ${result.indexSeconds.toFixed(1)} s; ${result.queries} queries per variant. Wrote ${files.join(", ")}`)}\n`,
   );
+  const unknown = result.unknownJudgements;
+  if (unknown.documents + unknown.queries > 0)
+    io.err(
+      `note: of ${unknown.judgements} judgements, ${unknown.documents} name a document not in the corpus (unretrievable, they lower recall) and ${unknown.queries} a query not in the queries file (left out).\n`,
+    );
   io.err(
     `${describeCalibration(result.calibration)}; l0Weight in effect ${result.inEffect.l0Weight} (${result.inEffect.l0WeightSource})\n`,
   );

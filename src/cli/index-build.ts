@@ -8,6 +8,7 @@ import { integerValue, type ParsedCommand } from "./command-spec.js";
 import { createProgressBar } from "./progress.js";
 import { stopRequested } from "./stop-signal.js";
 import { openCliVectorStore } from "./pgvector-flags.js";
+import { withConsoleSilenced } from "./quiet-console.js";
 import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
 import { DEFAULT_LOCK_WAIT_SECONDS } from "./defaults.js";
 import { sweepLeftovers, withIndexLock } from "./index-lock-run.js";
@@ -192,14 +193,21 @@ export async function runIndex({ values }: ParsedCommand, log: (line: string) =>
     integerValue("index", "lock-wait", String(values["lock-wait"] ?? DEFAULT_LOCK_WAIT_SECONDS), 0, 86_400) * 1000;
   const store = await openCliVectorStore(values);
   try {
-    await indexOnce(corpus, out, values.full === true, log, store.vectorStore, waitMs);
+    try {
+      await withConsoleSilenced(() => indexOnce(corpus, out, values.full === true, log, store.vectorStore, waitMs));
+    } catch (error) {
+      // The first run failed: the table (or indexes) this run created hold nothing an index records.
+      await store.dropCreated();
+      throw error;
+    }
+    store.keepCreated();
     if (values.watch === true) {
       const { watchCorpus } = await import("./index-watch.js");
       await watchCorpus({
         corpus,
         out,
         log,
-        update: () => indexOnce(corpus, out, false, log, store.vectorStore, waitMs),
+        update: () => withConsoleSilenced(() => indexOnce(corpus, out, false, log, store.vectorStore, waitMs)),
         stop: stopRequested(),
       });
     }

@@ -1,7 +1,7 @@
 import type { CommandSpec } from "./command-spec.js";
 import { DEFAULT_CORPUS_DIR, DEFAULT_INDEX_DIR, DEFAULT_LOCK_WAIT_SECONDS } from "./defaults.js";
 import { PGVECTOR_FLAGS } from "./pgvector-flags.js";
-import { terminalText } from "./terminal-text.js";
+import { stderrLine } from "./terminal-text.js";
 
 /** `lookup-knowledge index`: updates an existing index incrementally unless `--full`. */
 export const INDEX_COMMAND: CommandSpec = {
@@ -35,6 +35,6 @@ export const INDEX_COMMAND: CommandSpec = {
   ],
   async run(parsed, io) {
     const { runIndex } = await import("./index-build.js");
-    return runIndex(parsed, (line) => io.err(`${terminalText(line)}\n`));
+    return runIndex(parsed, (line) => io.err(`${stderrLine(line)}\n`));
   },
 };

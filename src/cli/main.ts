@@ -1,4 +1,4 @@
-import { LookupKnowledgeError } from "../errors.js";
+import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { usageError, type CliIO, type CommandSpec } from "./command-spec.js";
 import { closestName, parseCommand } from "./parse-command.js";
 import { EVAL_COMMAND } from "./eval-command.js";
@@ -6,7 +6,7 @@ import { INDEX_COMMAND } from "./index-command.js";
 import { QUERY_COMMAND } from "./query-command.js";
 import { SERVE_COMMAND } from "./serve-command.js";
 import { TRACES_COMMAND } from "./traces-command.js";
-import { terminalText } from "./terminal-text.js";
+import { stderrLine } from "./terminal-text.js";
 import { formatCommandHelp, formatOverview } from "./usage.js";
 import { packageVersion } from "./version.js";
 
@@ -35,13 +35,9 @@ function commandNamed(name: string): CommandSpec {
   );
 }
 
-/** One line for any error: a usage error or one of ours as it is, anything else prefixed; the values it quotes cannot drive the terminal. */
+/** One bounded line for any error: a usage error or one of ours as it is, anything else prefixed; the values it quotes cannot drive the terminal. */
 function errorLine(error: unknown): string {
-  const message =
-    error instanceof LookupKnowledgeError
-      ? error.message
-      : `lookup-knowledge: ${error instanceof Error ? error.message : String(error)}`;
-  return terminalText(message.replace(/\s*\n\s*/g, " "));
+  return stderrLine(error instanceof LookupKnowledgeError ? error.message : `lookup-knowledge: ${errorMessage(error)}`);
 }
 
 /** Runs one CLI command line and returns its exit code; every error becomes one line on stderr, never a stack trace. */

@@ -30,6 +30,10 @@ export const PGVECTOR_URL_ENV = "LOOKUP_KNOWLEDGE_PGVECTOR_URL";
 export interface CliVectorStore {
   vectorStore: VectorStoreL1Option | undefined;
   close(): Promise<void>;
+  /** Drops the table or indexes connecting and writing created, for a first build that failed (see `PgVectorConnection.dropCreated`). */
+  dropCreated(): Promise<void>;
+  /** Keeps them: the first build succeeded. */
+  keepCreated(): void;
 }
 
 /**
@@ -41,7 +45,8 @@ export async function openCliVectorStore(
 ): Promise<CliVectorStore> {
   const flag = values.pgvector;
   const connectionString = typeof flag === "string" ? flag : process.env[PGVECTOR_URL_ENV];
-  if (!connectionString) return { vectorStore: undefined, close: async () => {} };
+  if (!connectionString)
+    return { vectorStore: undefined, close: async () => {}, dropCreated: async () => {}, keepCreated: () => {} };
   const table = values["pgvector-table"];
   // Loaded only when asked for, so that `--help` and plain queries never load the pgvector adapter.
   const { connectPgVectorStore } = await import("../l1/vector-store/connect-pgvector.js");
@@ -50,5 +55,10 @@ export async function openCliVectorStore(
     tableName: typeof table === "string" ? table : undefined,
     createIndexes: values["no-pgvector-indexes"] !== true,
   });
-  return { vectorStore, close: () => vectorStore.store.end().catch(() => {}) };
+  return {
+    vectorStore,
+    close: () => vectorStore.store.end().catch(() => {}),
+    dropCreated: async () => void (await vectorStore.dropCreated().catch(() => [])),
+    keepCreated: () => vectorStore.keepCreated(),
+  };
 }

@@ -12,7 +12,7 @@ import { buildAndSave } from "./index-build.js";
 import { lookupArgs } from "./lookup-args.js";
 import { openCliVectorStore } from "./pgvector-flags.js";
 import { renderResult } from "./print-result.js";
-import { terminalText } from "./terminal-text.js";
+import { stderrLine } from "./terminal-text.js";
 
 /**
  * Loads the saved index and warns (stderr) when it comes from another folder or is out of date
@@ -25,7 +25,7 @@ async function loadOrBuild(
   io: CliIO,
 ): Promise<KnowledgeBase> {
   // Warnings quote paths, some read from the manifest: shown inert.
-  const log = (line: string) => io.err(`${terminalText(line)}\n`);
+  const log = (line: string) => io.err(`${stderrLine(line)}\n`);
   let kb: KnowledgeBase;
   try {
     kb = await KnowledgeBase.load(indexDir, vectorStore ? { vectorStore } : {});

@@ -1,11 +1,11 @@
 import { main } from "./main.js";
-import { terminalText } from "./terminal-text.js";
+import { stderrLine } from "./terminal-text.js";
 
 // The library reports trace failures as process warnings; the CLI prints each as its own one line.
 process.removeAllListeners("warning");
 process.on("warning", (warning: Error & { code?: string }) => {
   process.stderr.write(
-    `${terminalText(warning.code === "LOOKUP_KNOWLEDGE_TRACE" ? warning.message : `warning: ${warning.message}`).replace(/\n/g, " ")}\n`,
+    `${stderrLine(warning.code === "LOOKUP_KNOWLEDGE_TRACE" ? warning.message : `warning: ${warning.message}`)}\n`,
   );
 });
 

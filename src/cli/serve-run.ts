@@ -14,7 +14,7 @@ import { watchCorpus } from "./index-watch.js";
 import { openCliVectorStore } from "./pgvector-flags.js";
 import { MCP_TOKEN_ENV } from "./token-file.js";
 import { stopRequested } from "./stop-signal.js";
-import { terminalText } from "./terminal-text.js";
+import { stderrLine } from "./terminal-text.js";
 import { parseTokenFile, tokenProblem, type TokenAudience } from "./token-file.js";
 import { openStdio } from "./serve-stdio.js";
 import type { AccessScope } from "../access/access-scope.js";
@@ -75,7 +75,7 @@ async function openIndex(
 /** Runs `lookup-knowledge serve` until a signal (or, over stdio, the client's end of stdin) stops it. */
 export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): Promise<number> {
   const { values } = parsed;
-  const log = (line: string) => io.err(`${terminalText(line)}\n`);
+  const log = (line: string) => io.err(`${stderrLine(line)}\n`);
   const http = values.http === true;
   const host = String(values.host);
   const tokens = http ? await tokenAudiences(parsed) : [];

@@ -126,7 +126,7 @@ describe("loadBeirDataset on hand-written folders", () => {
       "qrels.tsv": QRELS,
     });
     await expect(loadBeirDataset(dir)).rejects.toThrow(
-      new RegExp(`^lookup-knowledge: ${escape(join(dir, "corpus.jsonl"))}:2: invalid JSON \\(`),
+      new RegExp(`^lookup-knowledge: ${escape(join(dir, "corpus.jsonl"))}:2: invalid JSON: the line of 30 characters ends inside a value`),
     );
   });
 
@@ -210,9 +210,12 @@ describe("loadBeirDataset on hand-written folders", () => {
     );
   });
 
-  it("rejects qrels for a query that queries.jsonl lacks", async () => {
-    await write({ "corpus.jsonl": CORPUS, "queries.jsonl": QUERIES, "qrels.tsv": `${QRELS}q9\td1\t1\n` });
-    await expect(loadBeirDataset(dir)).rejects.toThrow(/qrels\.tsv: judges query "q9", which is not in .*queries\.jsonl\./);
+  it("leaves out and counts judgements of a query that queries.jsonl lacks, and counts those of a missing document", async () => {
+    await write({ "corpus.jsonl": CORPUS, "queries.jsonl": QUERIES, "qrels.tsv": `${QRELS}q9\td1\t1\nq1\td9\t1\n` });
+    const { qrels, unknownJudgements } = await loadBeirDataset(dir);
+    expect([...qrels.keys()]).toEqual(["q1"]);
+    expect(qrels.get("q1")).toEqual(new Map([["d1", 1], ["d9", 1]]));
+    expect(unknownJudgements).toEqual({ judgements: 3, documents: 1, queries: 1, first: { lineNumber: 3, kind: "query", id: "q9" } });
   });
 
   it("says which file is missing and describes the BEIR layout", async () => {

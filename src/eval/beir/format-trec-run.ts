@@ -1,7 +1,7 @@
 import { LookupKnowledgeError } from "../../errors.js";
 import { sortRun } from "../metrics/rank-run.js";
 import type { Run } from "../metrics/types.js";
-import { shownValue } from "./shown-value.js";
+import { shownValue } from "../../shown-value.js";
 
 function assertToken(kind: string, value: string): void {
   if (value === "" || /\s/.test(value)) {

@@ -1,5 +1,5 @@
 import { datasetError } from "./dataset-error.js";
-import { shownJson, shownValue } from "./shown-value.js";
+import { describeJsonError, shownJson, shownValue } from "../../shown-value.js";
 
 /** A JSONL record split into its id and the rest of its fields. */
 export interface JsonRecord {
@@ -19,8 +19,8 @@ export function parseJsonRecord(text: string, file: string, lineNumber: number):
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw datasetError(file, lineNumber, `invalid JSON (${reason}).`, error);
+    // Not the parser's message: it quotes the start of the line, which may be a file linked in place of the dataset.
+    throw datasetError(file, lineNumber, `${describeJsonError(error, text)}; expected one JSON object per line.`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw datasetError(file, lineNumber, "expected one JSON object per line.");

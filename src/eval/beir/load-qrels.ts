@@ -1,10 +1,33 @@
 import type { Qrels } from "../metrics/types.js";
 import { datasetError } from "./dataset-error.js";
 import { readLines } from "./read-lines.js";
-import { shownValue } from "./shown-value.js";
+import { shownValue } from "../../shown-value.js";
+import {
+  resolveUnknownLimits,
+  unknownJudgementsError,
+  unknownLimitPassed,
+  type UnknownJudgementLimits,
+  type UnknownJudgements,
+} from "./unknown-judgements.js";
 
 const HEADER = ["query-id", "corpus-id", "score"];
 const INTEGER = /^-?\d+$/;
+
+/** Options of {@link readBeirQrels}. */
+export interface ReadQrelsOptions extends UnknownJudgementLimits {
+  /** The corpus's document ids; a judgement of another document counts as unknown. @default none: no document is unknown */
+  documentIds?: ReadonlySet<string>;
+  /** The queries file's ids; a judgement of another query counts as unknown and is left out. @default none: no query is unknown */
+  queryIds?: ReadonlySet<string>;
+  /** The files the ids come from, as the refusal names them. @default "the corpus" and "the queries" */
+  names?: { corpus: string; queries: string };
+}
+
+/** What {@link readBeirQrels} read: the judgements of known queries, and the count of unknown ones. */
+export interface ReadQrels {
+  qrels: Qrels;
+  unknown: UnknownJudgements;
+}
 
 /**
  * Streams a BEIR qrels file: a header row `query-id<TAB>corpus-id<TAB>score`, then one judgement
@@ -13,12 +36,22 @@ const INTEGER = /^-?\d+$/;
  * A judgement repeated with the same grade is harmless; with a different grade it is an error,
  * since there is no right answer to pick.
  *
+ * With `documentIds` and `queryIds`, judgements naming a document or query the dataset lacks are
+ * counted: those of unknown queries are left out (no run can answer a query without its text),
+ * those of unknown documents kept (they only lower recall, as in BEIR). Past the limits of
+ * {@link UnknownJudgementLimits} the file is refused, as soon as the count limit is passed.
+ *
  * @throws LookupKnowledgeError (`DATASET_INVALID`) naming the file and line for a wrong field
- * count, a non-integer grade, an unrecognised first line, or conflicting grades.
+ * count, a non-integer grade, an unrecognised first line, or conflicting grades; naming the
+ * counts for too many unknown ids.
  */
-export async function loadBeirQrels(file: string): Promise<Qrels> {
+export async function readBeirQrels(file: string, options: ReadQrelsOptions = {}): Promise<ReadQrels> {
+  const limits = resolveUnknownLimits(options);
+  const names = options.names ?? { corpus: "the corpus", queries: "the queries" };
+  const { documentIds, queryIds } = options;
   const qrels: Qrels = new Map();
   const judgedOn = new Map<string, number>();
+  const unknown: UnknownJudgements = { judgements: 0, documents: 0, queries: 0 };
   let sawFirstLine = false;
   for await (const { text, lineNumber } of readLines(file)) {
     const line = text.trimEnd();
@@ -31,8 +64,7 @@ export async function loadBeirQrels(file: string): Promise<Qrels> {
       sawFirstLine = true;
       const isJudgement = fields.length === 3 && INTEGER.test(fields[2]);
       if (!isJudgement) {
-        const isHeader =
-          fields.length === 3 && fields.every((field, i) => field.toLowerCase() === HEADER[i]);
+        const isHeader = fields.length === 3 && fields.every((field, i) => field.toLowerCase() === HEADER[i]);
         if (isHeader) continue;
         throw datasetError(
           file,
@@ -59,6 +91,18 @@ export async function loadBeirQrels(file: string): Promise<Qrels> {
     }
     const score = Number(rawScore);
 
+    unknown.judgements += 1;
+    const unknownQuery = queryIds !== undefined && !queryIds.has(queryId);
+    const unknownDocument = !unknownQuery && documentIds !== undefined && !documentIds.has(docId);
+    if (unknownQuery || unknownDocument) {
+      if (unknownQuery) unknown.queries += 1;
+      else unknown.documents += 1;
+      unknown.first ??= { lineNumber, kind: unknownQuery ? "query" : "document", id: unknownQuery ? queryId : docId };
+      if (unknownLimitPassed(unknown, limits, false) !== undefined)
+        throw unknownJudgementsError(file, unknown, "count", limits, names);
+      if (unknownQuery) continue;
+    }
+
     let judgements = qrels.get(queryId);
     if (judgements === undefined) {
       judgements = new Map();
@@ -76,5 +120,15 @@ export async function loadBeirQrels(file: string): Promise<Qrels> {
     if (previous === undefined) judgedOn.set(`${queryId}\t${docId}`, lineNumber);
     judgements.set(docId, score);
   }
-  return qrels;
+  const passed = unknownLimitPassed(unknown, limits, true);
+  if (passed !== undefined) throw unknownJudgementsError(file, unknown, passed, limits, names);
+  return { qrels, unknown };
+}
+
+/**
+ * Streams a BEIR qrels file into its judgements: {@link readBeirQrels} without the counts.
+ * @throws LookupKnowledgeError (`DATASET_INVALID`) as {@link readBeirQrels}.
+ */
+export async function loadBeirQrels(file: string, options: ReadQrelsOptions = {}): Promise<Qrels> {
+  return (await readBeirQrels(file, options)).qrels;
 }

@@ -1,6 +1,7 @@
 import { datasetError } from "./dataset-error.js";
 import { parseJsonRecord } from "./json-record.js";
 import { readLines } from "./read-lines.js";
+import { shownValue } from "../../shown-value.js";
 
 /**
  * Streams a BEIR JSONL file of rows with unique ids (`_id` or `id`), skipping blank lines, and
@@ -14,7 +15,7 @@ export async function loadBeirRows<T>(file: string, kind: "document" | "query", 
     if (text.trim() === "") continue;
     const { id, fields } = parseJsonRecord(text, file, lineNumber);
     const previous = firstSeen.get(id);
-    if (previous !== undefined) throw datasetError(file, lineNumber, `duplicate ${kind} id "${id}" (first on line ${previous}).`);
+    if (previous !== undefined) throw datasetError(file, lineNumber, `duplicate ${kind} id ${shownValue(id)} (first on line ${previous}).`);
     firstSeen.set(id, lineNumber);
     rows.push(build(id, fields, lineNumber));
   }

@@ -1,6 +1,6 @@
 import { LookupKnowledgeError } from "../../errors.js";
 import type { Run } from "../metrics/types.js";
-import { shownValue } from "./shown-value.js";
+import { shownValue } from "../../shown-value.js";
 
 /**
  * Reads a TREC run (`qid Q0 docid rank score tag` per line, whitespace-separated). As in

@@ -2,6 +2,7 @@ import { skipReasonOf } from "../../corpus/corpus-file-error.js";
 import { normalizeFrontmatter } from "../../corpus/frontmatter.js";
 import { LookupKnowledgeError } from "../../errors.js";
 import type { Chunk } from "../../types.js";
+import { shownValue } from "../../shown-value.js";
 import type { BeirDocument } from "./types.js";
 
 /**
@@ -15,7 +16,7 @@ export function beirDocumentToChunk(doc: BeirDocument): Chunk {
     meta = normalizeFrontmatter({ ...doc.metadata, title: doc.title });
   } catch (error) {
     if (!(error instanceof LookupKnowledgeError) || error.code !== "CORPUS_FILE_INVALID") throw error;
-    throw new LookupKnowledgeError("DATASET_INVALID", `corpus document "${doc.id}": ${skipReasonOf(error).replace("frontmatter field", "field")}.`, { cause: error });
+    throw new LookupKnowledgeError("DATASET_INVALID", `corpus document ${shownValue(doc.id)}: ${skipReasonOf(error).replace("frontmatter field", "field")}.`, { cause: error });
   }
   return {
     source: doc.id,

@@ -1,4 +1,5 @@
 import type { Qrels } from "../metrics/types.js";
+import type { UnknownJudgements } from "./unknown-judgements.js";
 
 /** One corpus document of a BEIR dataset. */
 export interface BeirDocument {
@@ -29,6 +30,8 @@ export interface BeirDataset {
   /** The queries judged in `qrels`, in `queries.jsonl` order. */
   queries: BeirQuery[];
   qrels: Qrels;
+  /** How many judgements of the qrels name a document or query that the dataset lacks (see `UnknownJudgementLimits`). */
+  unknownJudgements: UnknownJudgements;
 }
 
 /** The three files a dataset is read from, as resolved by `resolveBeirLayout`. */

@@ -7,6 +7,11 @@ const CELL_TITLE_CHARS = 60;
 
 const short = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
+/** The line after a cut gold list: how many relevant documents it leaves out. */
+function moreGold(total: number | undefined, listed: number): string {
+  return total !== undefined && total > listed ? `<li>and ${total - listed} more judged-relevant documents, not listed</li>` : "";
+}
+
 function cell(entry: RankedEntry | undefined, gold: ReadonlySet<string>, titles: Record<string, string>): string {
   if (!entry) return "<td></td>";
   const isGold = gold.has(entry.doc);
@@ -36,7 +41,7 @@ export function renderRankedLists(report: EvalReport): string {
     const lists = variants.map((v) => r.byVariant[v.name][queryId]?.top ?? []);
     const rows = Array.from({ length: Math.max(0, ...lists.map((list) => list.length)) }, (_, i) => `<tr><td>${i + 1}</td>${lists.map((list) => cell(list[i], gold, r.titles)).join("")}</tr>`).join("");
     return `<details id="q${index}"><summary><code>${escapeHtml(queryId)}</code> ${escapeHtml(report.queries[queryId] ?? "")} <span class="scores">${escapeHtml(report.primaryMetric)}: ${scores}</span></summary>
-<ul class="goldlist">${goldLines || "<li>no judged-relevant document</li>"}</ul><table class="ranked"><tr><th>#</th>${variants.map((v) => `<th>${escapeHtml(v.label)}</th>`).join("")}</tr>${rows}</table></details>`;
+<ul class="goldlist">${goldLines || "<li>no judged-relevant document</li>"}${moreGold(r.goldTotals?.[queryId], gold.size)}</ul><table class="ranked"><tr><th>#</th>${variants.map((v) => `<th>${escapeHtml(v.label)}</th>`).join("")}</tr>${rows}</table></details>`;
   });
   return `<h2 id="ranked">Per-query ranked lists (top ${r.shown})</h2><p class="note">One line per query (click to expand): the query, then each variant's ${escapeHtml(report.primaryMetric)}. Inside: the judged-relevant documents (★) with their rank in each variant's run (— when not retrieved), then each variant's first ${r.shown} documents with their hit reasons.</p>\n${blocks.join("\n")}`;
 }

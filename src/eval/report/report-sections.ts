@@ -26,7 +26,7 @@ export interface RankedEntry {
 export interface QueryRanking {
   /** The first documents, best first. */
   top: RankedEntry[];
-  /** Every relevant document → its 1-based rank in the whole run, or null when the run lacks it. */
+  /** Every listed relevant document (see {@link ReportRankings.gold}) → its 1-based rank in the whole run, or null when the run lacks it. */
   goldRanks: Record<string, number | null>;
 }
 
@@ -34,8 +34,13 @@ export interface QueryRanking {
 export interface ReportRankings {
   /** How many documents `top` holds per query. */
   shown: number;
-  /** Query id → its relevant documents (grade above 0). */
+  /**
+   * Query id → its relevant documents (grade above 0): all of them, or, for a query with more than
+   * the report lists, those in some variant's `top` and then the first others in qrels order.
+   */
   gold: Record<string, string[]>;
+  /** Query id → how many relevant documents it has, for the queries whose `gold` list was cut. */
+  goldTotals?: Record<string, number>;
   /** Document id → title (cut), for every document listed. */
   titles: Record<string, string>;
   /** Variant name → query id → ranking. */

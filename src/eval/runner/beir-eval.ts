@@ -4,7 +4,7 @@ import { createRetrievalGraph } from "../../graph/retrieval-graph.js";
 import type { RelevanceThresholds } from "../../ranking/relevance.js";
 import type { BuildProgress } from "../../knowledge-base/build-options.js";
 import { KnowledgeBase } from "../../knowledge-base/knowledge-base.js";
-import { loadBeirDataset } from "../beir/index.js";
+import { loadBeirDataset, type UnknownJudgementLimits, type UnknownJudgements } from "../beir/index.js";
 import { beirDocumentToChunk } from "../beir/to-chunks.js";
 import { evaluateRun, type MetricValues, type Qrels, type Run } from "../metrics/index.js";
 import type { RankedEntry } from "../report/report-sections.js";
@@ -30,6 +30,8 @@ export interface BeirEvalOptions {
   shown?: number;
   /** Lookups of an empty four-step graph to measure LangGraph's own cost; 0 skips it. @default 300 */
   floorRuns?: number;
+  /** Limits on qrels judgements naming documents or queries the dataset lacks. @default more than 1,000, or more than 10%, are refused */
+  unknownJudgements?: UnknownJudgementLimits;
   onProgress?: (event: BuildProgress | { phase: "query"; variant: VariantName; done: number; total: number }) => void;
 }
 
@@ -67,6 +69,8 @@ export interface BeirEvalResult {
   /** Document id → title, for every document. */
   titles: Map<string, string>;
   qrels: Qrels;
+  /** Judgements of the qrels naming a document or query the dataset lacks (within the limits). */
+  unknownJudgements: UnknownJudgements;
   fingerprint: string;
   /** The index-time calibration (fusion weight unless `l0Weight` is given, relevance thresholds). */
   calibration: CorpusCalibration;
@@ -86,7 +90,7 @@ export async function runBeirEval(options: BeirEvalOptions): Promise<BeirEvalRes
   const variants = options.variants ?? ["L0", "L1", "L0+L1"];
   const depth = options.depth ?? 100;
   const shown = options.shown ?? 10;
-  const dataset = await loadBeirDataset(options.datasetDir, options.split);
+  const dataset = await loadBeirDataset(options.datasetDir, options.split, options.unknownJudgements);
   const started = performance.now();
   const kb = await KnowledgeBase.fromChunks(dataset.corpus.map(beirDocumentToChunk), { onProgress: options.onProgress });
   const indexSeconds = (performance.now() - started) / 1000;
@@ -125,6 +129,7 @@ export async function runBeirEval(options: BeirEvalOptions): Promise<BeirEvalRes
     queryTexts: Object.fromEntries(dataset.queries.map((query) => [query.id, query.text])),
     titles: new Map(dataset.corpus.map((document) => [document.id, document.title])),
     qrels: dataset.qrels,
+    unknownJudgements: dataset.unknownJudgements,
     fingerprint: kb.fingerprint,
     calibration: kb.calibration,
     inEffect,

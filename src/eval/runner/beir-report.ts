@@ -18,9 +18,36 @@ function named(values: MetricValues): MetricRecord {
   return Object.fromEntries(Object.entries(BEIR_METRICS).map(([key, name]) => [name, values[key as keyof MetricValues]]));
 }
 
-/** Query id → relevant document ids (grade above 0), in qrels order. */
-function goldOf(result: BeirEvalResult): Record<string, string[]> {
-  return Object.fromEntries([...result.qrels].map(([queryId, judged]) => [queryId, [...judged].filter(([, grade]) => grade > 0).map(([doc]) => doc)]));
+/**
+ * Most relevant documents a report lists per query: the gold list, the rank of each in every
+ * variant's run and its title are written per query into results.json and report.html, so a
+ * query judged against thousands of documents would otherwise grow both without bound.
+ */
+export const MAX_GOLD_LISTED = 50;
+
+/**
+ * Query id → the relevant document ids (grade above 0) the report lists, in qrels order: all of
+ * them up to `max`; past it, those some variant shows (so that every starred cell has its gold
+ * line), then the first others, to `max` in all (or more, if the variants show more). Also the
+ * totals of the queries whose lists were cut.
+ */
+export function listedGold(result: BeirEvalResult, max: number = MAX_GOLD_LISTED): { gold: Record<string, string[]>; totals: Record<string, number> } {
+  const gold: Record<string, string[]> = {};
+  const totals: Record<string, number> = {};
+  for (const [queryId, judged] of result.qrels) {
+    const relevant = [...judged].filter(([, grade]) => grade > 0).map(([doc]) => doc);
+    if (relevant.length <= max) {
+      gold[queryId] = relevant;
+      continue;
+    }
+    const shown = new Set(result.variants.flatMap((variant) => (variant.top.get(queryId) ?? []).map((entry) => entry.doc)));
+    const first = relevant.filter((doc) => shown.has(doc));
+    const rest = relevant.filter((doc) => !shown.has(doc)).slice(0, Math.max(0, max - first.length));
+    const kept = new Set([...first, ...rest]);
+    gold[queryId] = relevant.filter((doc) => kept.has(doc));
+    totals[queryId] = relevant.length;
+  }
+  return { gold, totals };
 }
 
 function variantRankings(variant: VariantResult, gold: Record<string, string[]>): Record<string, QueryRanking> {
@@ -35,12 +62,12 @@ function variantRankings(variant: VariantResult, gold: Record<string, string[]>)
 
 /** The per-query ranked lists of every variant, the gold documents and the titles of every listed document. */
 export function beirRankings(result: BeirEvalResult): ReportRankings {
-  const gold = goldOf(result);
+  const { gold, totals } = listedGold(result);
   const byVariant = Object.fromEntries(result.variants.map((variant) => [variant.name, variantRankings(variant, gold)]));
   const listed = new Set([...Object.values(gold).flat(), ...result.variants.flatMap((variant) => [...variant.top.values()].flatMap((top) => top.map((entry) => entry.doc)))]);
   const titles = Object.fromEntries([...listed].sort().map((doc) => [doc, cutText(result.titles.get(doc) ?? "", MAX_TITLE_CHARS)]));
   const shown = Math.max(0, ...result.variants.flatMap((variant) => [...variant.top.values()].map((top) => top.length)));
-  return { shown, gold, titles, byVariant };
+  return { shown, gold, ...(Object.keys(totals).length > 0 ? { goldTotals: totals } : {}), titles, byVariant };
 }
 
 /** The calibration values the run used, and where they came from. */

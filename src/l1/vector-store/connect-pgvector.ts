@@ -3,7 +3,15 @@ import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import { errorDetail, LookupKnowledgeError } from "../../errors.js";
 import { withDeadline } from "../../deadline.js";
 import { pgvectorDialect } from "./pgvector-dialect.js";
-import { ensurePgVectorIndexes, ITERATIVE_SCAN_SQL, manageIndexes } from "./pgvector-schema.js";
+import {
+  dropCreatedObjects,
+  ensurePgVectorIndexes,
+  ITERATIVE_SCAN_SQL,
+  keepCreatedObjects,
+  manageIndexes,
+  quoteIdentifier,
+  recordCreatedTable,
+} from "./pgvector-schema.js";
 import type { VectorStoreDialect } from "./vector-store-dialect.js";
 
 /** Options of {@link connectPgVectorStore}. */
@@ -39,6 +47,15 @@ export interface PgVectorConnectOptions {
 export interface PgVectorConnection {
   store: VectorStoreInterface & { end(): Promise<void> };
   dialect: VectorStoreDialect;
+  /**
+   * Drops what this connection created since it opened (or since {@link keepCreated}): the table,
+   * when it did not exist before, else the indexes it added; a table that existed before is
+   * never dropped. For a first build that failed, so that it leaves no empty table behind.
+   * Resolves to the names dropped; a drop that fails is skipped.
+   */
+  dropCreated(): Promise<string[]>;
+  /** Keeps what this connection created so far (call once a build succeeded): a later {@link dropCreated} leaves it. */
+  keepCreated(): void;
 }
 
 /** The store's own embeddings: never called, since lookup-knowledge embeds and writes vectors itself. */
@@ -71,7 +88,7 @@ async function importOptional<T>(name: string): Promise<T> {
 }
 
 interface PgClientLike {
-  query(text: string): Promise<unknown>;
+  query(text: string, values?: unknown[]): Promise<unknown>;
 }
 interface PgModule {
   default: {
@@ -168,9 +185,28 @@ export async function connectPgVectorStore(options: PgVectorConnectOptions): Pro
     distanceStrategy: "cosine",
   });
   pgvectorDialect.attach?.(store);
+  let place: TablePlace;
   try {
     await store._initializeClient();
     pgvectorDialect.attach?.(store); // now also on the client the store keeps checked out
+    place = await tablePlace(store, tableName, options.schemaName);
+  } catch (error) {
+    await closeQuietly(store);
+    throw new LookupKnowledgeError(
+      "VECTOR_STORE_FAILED",
+      `cannot open the pgvector table ${tableName}: ${errorDetail(error)}; check the connection string and that the vector extension is installed (CREATE EXTENSION vector).`,
+      { cause: error },
+    );
+  }
+  if (place.resolved !== null && place.creation !== null && place.resolved !== place.creation) {
+    await closeQuietly(store);
+    // Created in one schema, found in another by every later statement: PGVectorStore would make an empty table and write elsewhere.
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      `the pgvector table name ${tableName} resolves to ${place.resolved}.${tableName}, not to a table in ${place.creation}, where lookup-knowledge would create it; choose another table name (CLI --pgvector-table), or name the schema (schemaName).`,
+    );
+  }
+  try {
     await store.ensureTableInDatabase(dimensions);
   } catch (error) {
     await closeQuietly(store);
@@ -180,6 +216,7 @@ export async function connectPgVectorStore(options: PgVectorConnectOptions): Pro
       { cause: error },
     );
   }
+  if (place.resolved === null && place.creation !== null) recordCreatedTable(store, place.qualified);
   try {
     // The sessions opened before the extension existed (creating it) get the setting now.
     for (const session of [store.client, store.pool])
@@ -188,11 +225,49 @@ export async function connectPgVectorStore(options: PgVectorConnectOptions): Pro
       await ensurePgVectorIndexes(store, dimensions);
       manageIndexes(store, dimensions);
     }
-    return { store, dialect: pgvectorDialect };
+    return {
+      store,
+      dialect: pgvectorDialect,
+      dropCreated: () => dropCreatedObjects(store),
+      keepCreated: () => keepCreatedObjects(store),
+    };
   } catch (error) {
+    await dropCreatedObjects(store).catch(() => []);
     await closeQuietly(store);
     throw error;
   }
+}
+
+/** Where the store's table is: the schema its name resolves to now, the schema a CREATE would put it in, and that name quoted. */
+interface TablePlace {
+  /** The schema of the relation the store's SQL names now, or null when there is none. */
+  resolved: string | null;
+  /** The schema `CREATE TABLE` makes it in: the given one, else the first of the search path; null when there is none. */
+  creation: string | null;
+  /** `"creation"."table"`, as a drop names it. */
+  qualified: string;
+}
+
+/**
+ * Looks up, on the store's checked-out client, where its table is and where it would be made:
+ * an unqualified name such as `pg_class` resolves to `pg_catalog.pg_class` while `CREATE TABLE IF
+ * NOT EXISTS` makes a new `public.pg_class`.
+ */
+async function tablePlace(
+  store: PgVectorStoreLike,
+  tableName: string,
+  schemaName: string | undefined,
+): Promise<TablePlace> {
+  // PGVectorStore names the table bare (folded to lower case) without a schema, quoted with one.
+  const relation = schemaName ? `${quoteIdentifier(schemaName)}.${quoteIdentifier(tableName)}` : tableName;
+  const client = (typeof store.client?.query === "function" ? store.client : store.pool) as PgClientLike;
+  const result = (await client.query(
+    "SELECT (SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass($1)) AS resolved, COALESCE($2, current_schema()) AS creation",
+    [relation, schemaName ?? null],
+  )) as { rows: { resolved: string | null; creation: string | null }[] };
+  const { resolved = null, creation = null } = result.rows[0] ?? {};
+  const name = schemaName ? tableName : tableName.toLowerCase();
+  return { resolved, creation, qualified: `${quoteIdentifier(creation ?? "public")}.${quoteIdentifier(name)}` };
 }
 
 /** Ends the store's pool, waiting at most {@link CLOSE_WAIT_MS}. */

@@ -62,6 +62,81 @@ async function step(fields: PgTableFields, what: string, run: () => Promise<unkn
   }
 }
 
+/** What one connection created in the database, so that a build that fails can take it back. */
+interface CreatedObjects {
+  /** The table as `"schema"."name"`, when this connection created it. */
+  table?: string;
+  /** Indexes this connection added to a table that existed before, as `"schema"."name"`. */
+  indexes: string[];
+}
+
+/** Per store: what its connection created and has not been told to keep. */
+const created = new WeakMap<object, CreatedObjects>();
+
+function createdBy(store: object): CreatedObjects {
+  let objects = created.get(store);
+  if (objects === undefined) {
+    objects = { indexes: [] };
+    created.set(store, objects);
+  }
+  return objects;
+}
+
+/** Records that `store`'s connection created its table, named `"schema"."name"`. */
+export function recordCreatedTable(store: object, qualifiedName: string): void {
+  createdBy(store).table = qualifiedName;
+}
+
+/** The schema `table` (as the store writes it) lives in, or null when it does not exist. */
+async function schemaOf(pool: Queryable, table: string): Promise<string | null> {
+  const { rows } = await pool.query(
+    "SELECT n.nspname AS schema FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass($1)",
+    [table],
+  );
+  return typeof rows[0]?.schema === "string" ? rows[0].schema : null;
+}
+
+/** Runs `sql` (a `CREATE INDEX IF NOT EXISTS`) and records the index when it was not there before. */
+async function createIndexOnce(store: object, fields: PgTableFields, name: string, sql: string): Promise<void> {
+  const schema = fields.schemaName ?? (await schemaOf(fields.pool, tableSql(fields)));
+  const qualified = schema === null ? quoteIdentifier(name) : `${quoteIdentifier(schema)}.${quoteIdentifier(name)}`;
+  const { rows } = await fields.pool.query("SELECT to_regclass($1) IS NOT NULL AS present", [qualified]);
+  await fields.pool.query(sql);
+  if (rows[0]?.present !== true) createdBy(store).indexes.push(qualified);
+}
+
+/**
+ * Drops what `store`'s connection created and was not told to keep ({@link keepCreatedObjects}):
+ * the table when the connection created it (its indexes go with it), else the indexes it added
+ * to a table that existed before; a table that existed before is never dropped. Every drop is
+ * tried; returns the names dropped.
+ */
+export async function dropCreatedObjects(store: VectorStoreInterface): Promise<string[]> {
+  const objects = created.get(store);
+  created.delete(store);
+  if (objects === undefined) return [];
+  const pool = (store as unknown as PgTableFields).pool;
+  const statements = objects.table
+    ? [[objects.table, `DROP TABLE IF EXISTS ${objects.table}`]]
+    : objects.indexes.map((index) => [index, `DROP INDEX IF EXISTS ${index}`]);
+  const dropped: string[] = [];
+  for (const [name, sql] of statements) {
+    if (
+      await pool.query(sql).then(
+        () => true,
+        () => false,
+      )
+    )
+      dropped.push(name);
+  }
+  return dropped;
+}
+
+/** Keeps what `store`'s connection created so far (a build succeeded): {@link dropCreatedObjects} no longer drops it. */
+export function keepCreatedObjects(store: VectorStoreInterface): void {
+  created.delete(store);
+}
+
 /**
  * Creates what lookups on the store's table need, when missing: a btree index on the scope keys
  * every search and delete filters on (`lk_kb`, `lk_gen`, `domain`, `lk_acl`) and, with
@@ -80,10 +155,9 @@ export async function ensurePgVectorIndexes(
   const keys = [ROW_NAMESPACE_KEY, ROW_GENERATION_KEY, "domain", ROW_ACCESS_KEY]
     .map((key) => `(${metadata}->>'${key}')`)
     .join(", ");
+  const scope = indexName(fields.tableName, "lk_scope");
   await step(fields, "create the scope index", () =>
-    fields.pool.query(
-      `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(indexName(fields.tableName, "lk_scope"))} ON ${table} (${keys})`,
-    ),
+    createIndexOnce(store, fields, scope, `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(scope)} ON ${table} (${keys})`),
   );
   if (dimensions === undefined) return;
   await step(fields, `give the ${embedding} column the type vector(${dimensions})`, async () => {
@@ -105,10 +179,13 @@ export async function ensurePgVectorIndexes(
         `ALTER TABLE ${table} ALTER COLUMN ${quoteIdentifier(embedding)} TYPE vector(${dimensions})`,
       );
   });
-  const hnsw = quoteIdentifier(indexName(fields.tableName, `${embedding}_hnsw`));
+  const hnsw = indexName(fields.tableName, `${embedding}_hnsw`);
   await step(fields, "create the HNSW index", () =>
-    fields.pool.query(
-      `CREATE INDEX IF NOT EXISTS ${hnsw} ON ${table} USING hnsw (${quoteIdentifier(embedding)} ${operatorClass(fields.distanceStrategy)})`,
+    createIndexOnce(
+      store,
+      fields,
+      hnsw,
+      `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(hnsw)} ON ${table} USING hnsw (${quoteIdentifier(embedding)} ${operatorClass(fields.distanceStrategy)})`,
     ),
   );
 }

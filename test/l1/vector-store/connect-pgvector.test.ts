@@ -6,11 +6,16 @@ import { LookupKnowledgeError } from "../../../src/errors.js";
 import { connectPgVectorStore, type PgVectorConnectOptions } from "../../../src/l1/vector-store/connect-pgvector.js";
 import { pgvectorDialect } from "../../../src/l1/vector-store/pgvector-dialect.js";
 
-/** A checked-out client as far as `PGVectorStore.end` and the dialect's attach touch it. */
+/** A checked-out client as far as `PGVectorStore.end`, the dialect's attach and the table lookup touch it. */
 class FakeClient extends EventEmitter {
   released = 0;
+  /** What the lookup of the table's place answers: the schema its name resolves to, and where it would be created. */
+  place: { resolved: string | null; creation: string | null } = { resolved: null, creation: "public" };
   release(): void {
     this.released++;
+  }
+  async query(): Promise<{ rows: { resolved: string | null; creation: string | null }[] }> {
+    return { rows: [this.place] };
   }
 }
 
@@ -285,8 +290,22 @@ describe("connectPgVectorStore", () => {
     expect(error.message).toContain('permission denied to create extension "vector"');
   });
 
+  it("refuses a table name that resolves to a relation in another schema than the one it would be created in, before creating it", async () => {
+    const client = new FakeClient();
+    client.place = { resolved: "pg_catalog", creation: "public" };
+    seen.script = { ...seen.script, client, table: "fails" };
+    const error = await rejection(connectPgVectorStore({ connectionString: URL, tableName: "pg_class" }));
+    expect(error.code).toBe("INVALID_OPTION");
+    expect(error.message).toBe(
+      "lookup-knowledge: the pgvector table name pg_class resolves to pg_catalog.pg_class, not to a table in public, where lookup-knowledge would create it; choose another table name (CLI --pgvector-table), or name the schema (schemaName).",
+    );
+    expect(client.released).toBe(1);
+    expect(seen.pools[0].pool.ended).toBe(true);
+  });
+
   it("returns the store with the pgvector dialect once the client is connected and the table exists, and its end releases both", async () => {
     const client = new FakeClient();
+    client.place = { resolved: "knowledge", creation: "knowledge" };
     seen.script = { ...seen.script, client, table: "exists" };
     const { store, dialect } = await connectPgVectorStore({
       connectionString: URL,

@@ -1,1 +1,0 @@
-export { MAX_SHOWN_CHARS, shownJson, shownValue } from "../../shown-value.js";
