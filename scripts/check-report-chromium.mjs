@@ -5,7 +5,7 @@
 // latency figures shown, no "NaN" or "undefined" on the page. Also writes a screenshot to look at.
 //
 // Usage: node scripts/check-report-chromium.mjs [REPORT_DIR] [--screenshot FILE]
-//   REPORT_DIR    a folder with report.html and results.json (default: eval/results/beir-scifact-test)
+//   REPORT_DIR    a folder with report.html and results.json (default: eval/reference/beir-scifact-test)
 //   --screenshot  where the 1280x4000 screenshot goes (default: <tmpdir>/beir-report-check.png)
 // Chromium is looked up as $CHROMIUM, then chromium, chromium-browser, google-chrome on PATH; when
 // none is found the script fails (exit 1) and says how to install it (apt-get install -y chromium).
@@ -21,7 +21,7 @@ const args = process.argv.slice(2);
 const shotFlag = args.indexOf("--screenshot");
 const screenshot = shotFlag >= 0 ? resolve(args[shotFlag + 1]) : join(tmpdir(), "beir-report-check.png");
 const dir = resolve(
-  args.find((arg, i) => !arg.startsWith("--") && args[i - 1] !== "--screenshot") ?? "eval/results/beir-scifact-test",
+  args.find((arg, i) => !arg.startsWith("--") && args[i - 1] !== "--screenshot") ?? "eval/reference/beir-scifact-test",
 );
 
 function findChromium() {
