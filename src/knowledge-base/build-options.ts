@@ -27,7 +27,7 @@ export interface KnowledgeBaseOptions {
    * namespace, updates write only what changed, a save deletes the rows the committed index no
    * longer reads, the manifest records the store, and `KnowledgeBase.load(dir, { vectorStore })`
    * reconnects to it. The graph is still built and saved, as the source of the rows' vectors. See
-   * README, "L1 in a vector database".
+   * docs/vector-stores.md.
    * @default none: L1 is the HNSW graph
    */
   vectorStore?: VectorStoreL1Option;
@@ -43,7 +43,7 @@ export interface KnowledgeBaseOptions {
   hnsw?: VectorIndexOptions;
   /**
    * Index-time calibration of the fusion weight and relevance thresholds from pseudo-queries
-   * drawn from the corpus (see README, "Calibration"); the result is in `kb.calibration` and the
+   * drawn from the corpus (see docs/embeddings.md, "Calibration"); the result is in `kb.calibration` and the
    * manifest. `{ pseudoQueries: 0 }` turns it off.
    * @default { pseudoQueries: 200, seed: 42 }
    */

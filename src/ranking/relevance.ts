@@ -40,7 +40,7 @@ export const RELEVANCE_THRESHOLDS: Readonly<RelevanceThresholds> = {
 
 /**
  * Judges how well the top block answers the query. The levels promise (measured on the golden
- * set's held-out half, see README "Relevance"):
+ * set's held-out half, see docs/tool-output.md, "Relevance"):
  * - `high`: the block holds the query's distinctive terms (coverage ≥ `strongCoverage`) and the
  *   dense layer found it close (similarity ≥ `semanticSupport`): use it, citing the source.
  * - `medium`: the block plausibly answers: it holds a good share of the query's terms (coverage

@@ -40,7 +40,7 @@ function optionalString(file: string, where: string, vars: Record<string, unknow
 
 function toEntry(file: string, item: unknown, index: number): GoldenEntry {
   const where = `entry ${index + 1}`;
-  if (!isRecord(item) || !isRecord(item.vars)) fail(file, `${where} needs \`vars:\` with at least \`query\` and \`gold\` (see README "Evaluation").`);
+  if (!isRecord(item) || !isRecord(item.vars)) fail(file, `${where} needs \`vars:\` with at least \`query\` and \`gold\` (see docs/evaluation.md).`);
   const vars = item.vars;
   const description = typeof item.description === "string" && item.description.trim() !== "" ? item.description : `case-${index + 1}`;
   const named = `${where} ("${description}")`;

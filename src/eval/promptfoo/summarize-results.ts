@@ -31,7 +31,7 @@ const PROMPTFOO_ERROR = 2;
 export const GATED_METRICS = ["nDCG@10", "MRR@10", "hit@5", "recall@5", "no_answer_low", "holdout:right_first_rated", "holdout:no_answer_rated"] as const;
 
 /**
- * Goals of the relevance judgement on the golden set's held-out half (README "Relevance"): shares
+ * Goals of the relevance judgement on the golden set's held-out half (docs/tool-output.md, "Relevance"): shares
  * printed beside the measured ones. The gate itself is the baseline: a change may not lower them.
  */
 export const RELEVANCE_GOALS: Readonly<Record<string, number>> = { "holdout:right_first_rated": 0.9, "holdout:no_answer_rated": 0.85 };
