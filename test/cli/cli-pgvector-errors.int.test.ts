@@ -1,8 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testPostgres, type PgServer } from "../helpers/pglite-server.js";
+import { pgSql } from "../helpers/pg-sql.js";
 import { runCli, type CliRun } from "../helpers/run-cli.js";
 import { createTempDirs, KB_DIR } from "../integration/helpers/integration-fixtures.js";
 
@@ -23,22 +23,7 @@ describe("the index command's pgvector failures", () => {
   let dir: string;
   const tables: string[] = [];
 
-  async function sql<T extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
-    const pool = new pg.Pool({ connectionString: postgres.url, max: 1 });
-    try {
-      return (await pool.query<T>(text, values)).rows;
-    } finally {
-      await pool.end();
-    }
-  }
-  const tablesNamed = async (name: string) =>
-    (await sql<{ schema: string }>("SELECT schemaname AS schema FROM pg_tables WHERE tablename = $1", [name])).map(
-      (row) => row.schema,
-    );
-  const indexesOf = async (table: string) =>
-    (await sql<{ name: string }>("SELECT indexname AS name FROM pg_indexes WHERE tablename = $1", [table])).map(
-      (row) => row.name,
-    );
+  const { query: sql, tablesNamed, indexNames: indexesOf } = pgSql(() => postgres.url);
   const index = (table: string, out = join(dir, `index-${table}`)) =>
     runCli(["index", "--corpus", KB_DIR, "--out", out, "--pgvector", postgres.url, "--pgvector-table", table]);
 

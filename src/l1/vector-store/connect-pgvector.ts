@@ -2,6 +2,7 @@ import { Embeddings } from "@langchain/core/embeddings";
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import { errorDetail, LookupKnowledgeError } from "../../errors.js";
 import { withDeadline } from "../../deadline.js";
+import { tablePlace } from "./pgvector-table-place.js";
 import { pgvectorDialect } from "./pgvector-dialect.js";
 import {
   dropCreatedObjects,
@@ -9,7 +10,6 @@ import {
   ITERATIVE_SCAN_SQL,
   keepCreatedObjects,
   manageIndexes,
-  quoteIdentifier,
   recordCreatedTable,
 } from "./pgvector-schema.js";
 import type { VectorStoreDialect } from "./vector-store-dialect.js";
@@ -111,6 +111,15 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /** Milliseconds a failed connect waits for its pool to close before giving up on it. */
 const CLOSE_WAIT_MS = 2000;
 
+/** The error of a table that cannot be opened or created. */
+function cannotOpen(tableName: string, error: unknown): LookupKnowledgeError {
+  return new LookupKnowledgeError(
+    "VECTOR_STORE_FAILED",
+    `cannot open the pgvector table ${tableName}: ${errorDetail(error)}; check the connection string and that the vector extension is installed (CREATE EXTENSION vector).`,
+    { cause: error },
+  );
+}
+
 /**
  * Connects LangChain's `PGVectorStore` to Postgres with pgvector, ready to be the `vectorStore` of
  * `KnowledgeBase.build` or `load`: a bounded pool, cosine distance, the table created if
@@ -185,18 +194,14 @@ export async function connectPgVectorStore(options: PgVectorConnectOptions): Pro
     distanceStrategy: "cosine",
   });
   pgvectorDialect.attach?.(store);
-  let place: TablePlace;
+  let place: Awaited<ReturnType<typeof tablePlace>>;
   try {
     await store._initializeClient();
     pgvectorDialect.attach?.(store); // now also on the client the store keeps checked out
     place = await tablePlace(store, tableName, options.schemaName);
   } catch (error) {
     await closeQuietly(store);
-    throw new LookupKnowledgeError(
-      "VECTOR_STORE_FAILED",
-      `cannot open the pgvector table ${tableName}: ${errorDetail(error)}; check the connection string and that the vector extension is installed (CREATE EXTENSION vector).`,
-      { cause: error },
-    );
+    throw cannotOpen(tableName, error);
   }
   if (place.resolved !== null && place.creation !== null && place.resolved !== place.creation) {
     await closeQuietly(store);
@@ -210,11 +215,7 @@ export async function connectPgVectorStore(options: PgVectorConnectOptions): Pro
     await store.ensureTableInDatabase(dimensions);
   } catch (error) {
     await closeQuietly(store);
-    throw new LookupKnowledgeError(
-      "VECTOR_STORE_FAILED",
-      `cannot open the pgvector table ${tableName}: ${errorDetail(error)}; check the connection string and that the vector extension is installed (CREATE EXTENSION vector).`,
-      { cause: error },
-    );
+    throw cannotOpen(tableName, error);
   }
   if (place.resolved === null && place.creation !== null) recordCreatedTable(store, place.qualified);
   try {
@@ -236,38 +237,6 @@ export async function connectPgVectorStore(options: PgVectorConnectOptions): Pro
     await closeQuietly(store);
     throw error;
   }
-}
-
-/** Where the store's table is: the schema its name resolves to now, the schema a CREATE would put it in, and that name quoted. */
-interface TablePlace {
-  /** The schema of the relation the store's SQL names now, or null when there is none. */
-  resolved: string | null;
-  /** The schema `CREATE TABLE` makes it in: the given one, else the first of the search path; null when there is none. */
-  creation: string | null;
-  /** `"creation"."table"`, as a drop names it. */
-  qualified: string;
-}
-
-/**
- * Looks up, on the store's checked-out client, where its table is and where it would be made:
- * an unqualified name such as `pg_class` resolves to `pg_catalog.pg_class` while `CREATE TABLE IF
- * NOT EXISTS` makes a new `public.pg_class`.
- */
-async function tablePlace(
-  store: PgVectorStoreLike,
-  tableName: string,
-  schemaName: string | undefined,
-): Promise<TablePlace> {
-  // PGVectorStore names the table bare (folded to lower case) without a schema, quoted with one.
-  const relation = schemaName ? `${quoteIdentifier(schemaName)}.${quoteIdentifier(tableName)}` : tableName;
-  const client = (typeof store.client?.query === "function" ? store.client : store.pool) as PgClientLike;
-  const result = (await client.query(
-    "SELECT (SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass($1)) AS resolved, COALESCE($2, current_schema()) AS creation",
-    [relation, schemaName ?? null],
-  )) as { rows: { resolved: string | null; creation: string | null }[] };
-  const { resolved = null, creation = null } = result.rows[0] ?? {};
-  const name = schemaName ? tableName : tableName.toLowerCase();
-  return { resolved, creation, qualified: `${quoteIdentifier(creation ?? "public")}.${quoteIdentifier(name)}` };
 }
 
 /** Ends the store's pool, waiting at most {@link CLOSE_WAIT_MS}. */

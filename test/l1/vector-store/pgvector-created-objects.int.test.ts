@@ -1,27 +1,10 @@
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { connectPgVectorStore, type PgVectorConnection } from "../../../src/index.js";
+import { pgSql } from "../../helpers/pg-sql.js";
 
 const url = process.env.LOOKUP_KNOWLEDGE_PG_URL;
 
-/** Runs one statement on its own short-lived pool. */
-async function sql<T extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  try {
-    return (await pool.query<T>(text, values)).rows;
-  } finally {
-    await pool.end();
-  }
-}
-
-const tablesNamed = async (name: string) =>
-  (await sql<{ schema: string }>("SELECT schemaname AS schema FROM pg_tables WHERE tablename = $1", [name])).map(
-    (row) => row.schema,
-  );
-const indexesOf = async (table: string) =>
-  (
-    await sql<{ name: string }>("SELECT indexname AS name FROM pg_indexes WHERE tablename = $1 ORDER BY 1", [table])
-  ).map((row) => row.name);
+const { query: sql, tablesNamed, indexNames: indexesOf } = pgSql(url ?? "");
 
 describe.skipIf(!url)("what a pgvector connection created, and dropping it (LOOKUP_KNOWLEDGE_PG_URL)", () => {
   const tables: string[] = [];

@@ -1,23 +1,16 @@
 import { cp } from "node:fs/promises";
+import type pg from "pg";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { connectPgVectorStore, KnowledgeBase, type PgVectorConnection } from "../../../src/index.js";
 import { AT_LEAST_0_8 } from "../../../src/l1/vector-store/pgvector-schema.js";
 import { HashedWordEmbeddings } from "../../access/hashed-embeddings.js";
 import { createTempDirs, KB_DIR } from "../../integration/helpers/integration-fixtures.js";
+import { pgSql } from "../../helpers/pg-sql.js";
 
 const url = process.env.LOOKUP_KNOWLEDGE_PG_URL;
 
-/** Runs one statement on its own short-lived pool. */
-async function sql<T extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  try {
-    return (await pool.query<T>(text, values)).rows;
-  } finally {
-    await pool.end();
-  }
-}
+const { query: sql } = pgSql(url ?? "");
 
 /** The table's index definitions, but its primary key's. */
 const indexesOf = async (table: string) =>
