@@ -42,7 +42,7 @@ export const GOLDEN_EVAL_OPTIONS: CommandSpec["options"] = {
   golden: {
     type: "string",
     value: "FILE",
-    description: 'A golden set (YAML): questions with the chunk sources that answer them (docs/evaluation.md).',
+    description: "A golden set (YAML): questions with the chunk sources that answer them (docs/evaluation.md).",
   },
   corpus: {
     type: "string",
