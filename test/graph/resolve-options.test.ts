@@ -41,7 +41,7 @@ describe("resolveRetrievalOptions", () => {
     [{ l1: { enabled: "no" as unknown as boolean } }, /l1\.enabled must be true or false/],
     [{ fusion: { l0Weight: 1.5 } }, /fusion\.l0Weight must be a number from 0 to 1/],
     [{ evidence: { maxBlockChars: 0 } }, /evidence\.maxBlockChars must be an integer from 1/],
-    [{ evidence: { maxTotalChars: "10" as unknown as number } }, /evidence\.maxTotalChars .* got 10/],
+    [{ evidence: { maxTotalChars: "10" as unknown as number } }, /evidence\.maxTotalChars .* got "10"/],
     [{ relevance: { strongCoverage: 7 } }, /relevance\.strongCoverage/],
   ])("refuses %j with INVALID_OPTION", (options, message) => {
     expect(() => resolveRetrievalOptions(options)).toThrow(
