@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from "vitest/config";
  * The integration tests of the default tier (`npm test`): each real engine and surface once.
  * Every other `*.int.test.ts` runs in the `integration` project (`npm run test:slow`, `npm run test:all`).
  */
-const ENGINE_TESTS = [
+export const ENGINE_TESTS = [
   // hnswlib (L1) and FlexSearch + BM25 (L0): build, save, load and look up a KnowledgeBase.
   "test/integration/knowledge-base.int.test.ts",
   // The tool inside a LangChain createAgent (a LangGraph graph) with a fake chat model.
