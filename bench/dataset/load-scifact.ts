@@ -12,7 +12,7 @@ export const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)
 export const DEFAULT_DATASET_DIR = resolve(REPO_ROOT, "../shared/datasets/scifact");
 
 const WHERE_TO_GET =
-  "get BEIR SciFact (https://public.ukp.informatik.tu-darmstadt.de/thakur/BEIR/datasets/scifact.zip, or the copy in /work/shared/datasets/scifact) and pass --dataset DIR";
+  "get BEIR SciFact (https://public.ukp.informatik.tu-darmstadt.de/thakur/BEIR/datasets/scifact.zip) and pass --dataset DIR, or unpack it into ../shared/datasets/scifact beside the clone";
 
 /**
  * Checks that `dir` holds a BEIR dataset (corpus.jsonl and queries.jsonl) before any child starts.

@@ -1,25 +1,14 @@
 /**
- * Permission-aware retrieval, adversarially: for each L1 (the in-process HNSW graph,
- * MemoryVectorStore, PGVectorStore on real Postgres) the same scenarios check that nothing of a
- * file a scope may not read reaches the tool's text, artifact, description or schema, the graph's
- * state, the retriever's documents, the trace or an error message, and that the readable answer
- * still comes back. See leak-scenarios.ts.
+ * Permission-aware retrieval, adversarially, with L1 in the in-process HNSW graph (the default):
+ * the scenarios check that nothing of a file a scope may not read reaches the tool's text,
+ * artifact, description or schema, the graph's state, the retriever's documents, the trace or an
+ * error message, and that the readable answer still comes back. See leak-scenarios.ts; the same
+ * scenarios over the vector-store L1s are in leak-suite-stores.int.test.ts.
  */
-import { MemoryVectorStore } from "@langchain/classic/vectorstores/memory";
-import { PGVectorStore } from "@langchain/community/vectorstores/pgvector";
-import { FakeEmbeddings } from "@langchain/core/utils/testing";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  createLookupKnowledgeTool,
-  KnowledgeBase,
-  memoryDialect,
-  pgvectorDialect,
-  type LookupResult,
-} from "../../src/index.js";
-import { testPostgres } from "../helpers/pglite-server.js";
+import { createLookupKnowledgeTool, KnowledgeBase, type LookupResult } from "../../src/index.js";
 import { createTempDirs } from "../integration/helpers/integration-fixtures.js";
 import { HashedWordEmbeddings } from "./hashed-embeddings.js";
 import { DOC, writeLeakCorpus } from "./leak-corpus.js";
@@ -29,39 +18,6 @@ describeLeakSuite({
   name: "the in-process HNSW graph (the default)",
   async open() {
     return { vectorStore: () => undefined, close: async () => {} };
-  },
-});
-
-describeLeakSuite({
-  name: "LangChain's MemoryVectorStore",
-  async open() {
-    // The store's own embeddings are never called: lookup-knowledge embeds and writes vectors.
-    const store = new MemoryVectorStore(new FakeEmbeddings());
-    return { vectorStore: (namespace) => ({ store, dialect: memoryDialect, namespace }), close: async () => {} };
-  },
-});
-
-describeLeakSuite({
-  name: "PGVectorStore on Postgres",
-  async open() {
-    const postgres = await testPostgres();
-    const pool = new pg.Pool({
-      connectionString: postgres.url,
-      max: 4,
-      connectionTimeoutMillis: 5000,
-      idleTimeoutMillis: 1000,
-    });
-    pool.on("error", () => {});
-    const tableName = `lk_leak_${process.pid}_${Date.now().toString(36)}`;
-    const store = await PGVectorStore.initialize(new FakeEmbeddings(), { pool, tableName, distanceStrategy: "cosine" });
-    return {
-      vectorStore: (namespace) => ({ store, dialect: pgvectorDialect, namespace }),
-      async close() {
-        await pool.query(`DROP TABLE IF EXISTS ${tableName}`);
-        await store.end();
-        await postgres.stop();
-      },
-    };
   },
 });
 

@@ -8,7 +8,7 @@ import {
 } from "../../bench/bench-options.js";
 import { BenchError } from "../../bench/bench-error.js";
 
-const parse = (args: string[]) => parseBenchArgs(args, "/work") as BenchOptions;
+const parse = (args: string[]) => parseBenchArgs(args, "/home/user/lookup-knowledge") as BenchOptions;
 
 describe("parseBenchArgs", () => {
   it("runs every size and the incremental re-index at 10k by default", () => {
@@ -43,7 +43,7 @@ describe("parseBenchArgs", () => {
       "--no-incremental",
     ]);
     expect(options.sizes).toEqual([1_000, 10_000]);
-    expect(options.dataset).toBe("/work/data/scifact");
+    expect(options.dataset).toBe("/home/user/lookup-knowledge/data/scifact");
     expect(options.outDir).toBe("/tmp/out");
     expect(options.measure.budgetMs).toBe(5_000);
     expect(options.incrementalSize).toBeNull();

@@ -4,7 +4,7 @@ import { crashSummary } from "../../bench/spawn-child.js";
 describe("crashSummary", () => {
   it("picks the error line of a crash, not the stack below it", () => {
     const output = [
-      "/work/main/src/knowledge-base/update-index.ts:8",
+      "/home/user/lookup-knowledge/src/knowledge-base/update-index.ts:8",
       'import { embedChunks, embedTexts } from "./embed-chunks.js";',
       "                      ^",
       "",

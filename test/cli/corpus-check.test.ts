@@ -155,9 +155,9 @@ describe("corpusWarnings", () => {
 
 describe("shownPath and shellWord", () => {
   it("shows a path inside the working folder relative to it, others as they are", () => {
-    expect(shownPath("/work/project/docs", "/work/project")).toBe("docs");
-    expect(shownPath("/elsewhere/docs", "/work/project")).toBe("/elsewhere/docs");
-    expect(shownPath("/work/project", "/work/project")).toBe("/work/project");
+    expect(shownPath("/home/user/project/docs", "/home/user/project")).toBe("docs");
+    expect(shownPath("/elsewhere/docs", "/home/user/project")).toBe("/elsewhere/docs");
+    expect(shownPath("/home/user/project", "/home/user/project")).toBe("/home/user/project");
   });
 
   it("quotes a path with spaces or quotes for the shell", () => {

@@ -1,24 +1,15 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { cp, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
 import { createAgent, FakeToolCallingModel, HumanMessage, ToolMessage } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KnowledgeBase, type LookupResult, type ToolInvocationRecord } from "../../src/index.js";
-import { createTempDirs, KB_DIR, readJsonl } from "../integration/helpers/integration-fixtures.js";
+import type { LookupResult } from "../../src/index.js";
+import { createTempDirs } from "../integration/helpers/integration-fixtures.js";
 import { CLI_ENTRY, CLI_REPO_ROOT, TSX_LOADER } from "../helpers/run-cli.js";
-
-const QUESTION = "How do I undo an invoice batch with wrong amounts?";
-const SECRET_TITLE = "Payroll Salary Bands";
-
-/** The environment of a served CLI: this process's, without a pgvector URL or a token unless given. */
-function serveEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const { LOOKUP_KNOWLEDGE_PGVECTOR_URL: _url, LOOKUP_KNOWLEDGE_MCP_TOKEN: _token, ...inherited } = process.env;
-  return { ...(inherited as Record<string, string>), NO_COLOR: "1", ...extra };
-}
+import { QUESTION, SECRET_TITLE, serveEnv, writeServedIndex } from "./helpers/serve-fixture.js";
 
 /** `lookup-knowledge serve --http --port 0 ...`, resolved with its URL once it listens. */
 async function serveHttp(
@@ -51,59 +42,11 @@ async function serveHttp(
 describe("lookup-knowledge serve: the tool over MCP", () => {
   const temp = createTempDirs("lookup-knowledge-serve-");
   let index: string;
-  let tracePath: string;
 
   beforeAll(async () => {
-    const root = await temp.make();
-    const corpus = join(root, "corpus");
-    await cp(KB_DIR, corpus, { recursive: true });
-    await writeFile(
-      join(corpus, "billing", "zz-payroll.md"),
-      `---\ntitle: ${SECRET_TITLE}\ndomain: billing\naccess: [hr]\nkeywords: [invoice batch, wrong amounts]\n---\n# ${SECRET_TITLE}\n\nInvoice batch with wrong amounts: the payroll salary bands are confidential.\n`,
-    );
-    index = join(root, "index");
-    tracePath = join(root, "trace.jsonl");
-    await (await KnowledgeBase.build({ corpusDir: corpus, onWarning: () => {} })).save(index);
+    ({ index } = await writeServedIndex(await temp.make()));
   });
   afterAll(() => temp.cleanup());
-
-  it("answers tools/list and tools/call from the SDK's own client over stdio, under the server's scope, with a trace line per call", async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ["--import", TSX_LOADER, CLI_ENTRY, "serve", "--index", index, "--trace", tracePath, "--group", "support"],
-      cwd: CLI_REPO_ROOT,
-      env: serveEnv(),
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "stdio-test", version: "1.0.0" });
-    await client.connect(transport);
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["lookup_knowledge"]);
-    expect(tools[0].inputSchema.properties).toHaveProperty("query");
-    expect(tools[0].inputSchema.required).toEqual(["query"]);
-    expect(tools[0].outputSchema?.required).toEqual(expect.arrayContaining(["evidence", "l1Status", "relevance"]));
-    expect(tools[0].annotations?.readOnlyHint).toBe(true);
-
-    const answer = await client.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION, limit: 20 } });
-    expect(answer.isError).toBeFalsy();
-    const text = (answer.content as Array<{ type: string; text: string }>)[0].text;
-    const result = answer.structuredContent as LookupResult;
-    expect(result.primary?.source).toMatch(/^billing\/invoice-run-rollback\.md#/);
-    expect(text).toContain(result.evidence[0].source);
-    // The scope is the server's --group support: the hr-only file never shows, whatever the client asks.
-    expect(JSON.stringify(answer)).not.toContain(SECRET_TITLE);
-
-    const refused = await client.callTool({ name: "lookup_knowledge", arguments: { query: "", limit: 500 } });
-    expect(refused.isError).toBe(true);
-    await client.close();
-
-    const lines = (await readJsonl(tracePath)) as ToolInvocationRecord[];
-    const line = lines.find((record) => record.invocation_id === result.invocationId);
-    expect(line?.access?.groups).toEqual(["support"]);
-    expect(line?.index_generation).toMatch(/^gen-[0-9a-f]{16}$/);
-    // The MCP request id is the trace line's tool call id.
-    expect(line?.tool_call_id).toMatch(/^[0-9]+$/);
-  });
 
   it("serves each token of a token file with its own groups, so one server answers several audiences", async () => {
     const root = await temp.make();

@@ -35,12 +35,16 @@ async function markdownFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
+/** The fixture corpus, built once for this file: the tests read it and save it, never change it. */
+let fixture: Promise<KnowledgeBase> | undefined;
+const fixtureKnowledgeBase = () => (fixture ??= KnowledgeBase.build({ corpusDir: KB_DIR, onWarning: () => {} }));
+
 describe("KnowledgeBase.build over the fixture corpus", () => {
   const temp = createTempDirs();
   let kb: KnowledgeBase;
 
   beforeAll(async () => {
-    kb = await KnowledgeBase.build({ corpusDir: KB_DIR, onWarning: () => {} });
+    kb = await fixtureKnowledgeBase();
   });
   afterAll(() => temp.cleanup());
 
@@ -185,7 +189,7 @@ describe("KnowledgeBase.save into a folder", () => {
   let other: KnowledgeBase;
 
   beforeAll(async () => {
-    kb = await KnowledgeBase.build({ corpusDir: KB_DIR, onWarning: () => {} });
+    kb = await fixtureKnowledgeBase();
     other = await KnowledgeBase.fromChunks([
       chunk("a.md#top", "alpha release notes"),
       chunk("b.md#top", "beta rollback notes"),
