@@ -82,6 +82,10 @@ export async function runBeirEvalCommand({ values }: ParsedCommand, io: CliIO): 
     io.err(
       `note: of ${unknown.judgements} judgements, ${unknown.documents} name a document not in the corpus (unretrievable, they lower recall) and ${unknown.queries} a query not in the queries file (left out).\n`,
     );
+  if (result.cutQueries > 0)
+    io.err(
+      `note: ${result.cutQueries} queries are longer than a lookup takes (1,000 characters); each ran on its first 1,000.\n`,
+    );
   io.err(
     `${describeCalibration(result.calibration)}; l0Weight in effect ${result.inEffect.l0Weight} (${result.inEffect.l0WeightSource})\n`,
   );

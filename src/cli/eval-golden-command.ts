@@ -15,6 +15,7 @@ import type { CliIO, ParsedCommand } from "./command-spec.js";
 import { DEFAULT_CORPUS_DIR } from "./defaults.js";
 import { checkOutDir } from "./out-dir.js";
 import { makeFolders } from "../make-folders.js";
+import { stderrLine } from "./terminal-text.js";
 
 /** promptfoo's exit code when a case failed (ours: the gate failed too). */
 const PROMPTFOO_FAILED = 100;
@@ -60,7 +61,7 @@ export async function runGoldenEvalCommand({ values }: ParsedCommand, io: CliIO)
     );
   await writeConfig(update);
   io.err(
-    `eval: ${entries.length} questions x ${variants.length} variants on ${corpus} (${chunks.length} chunks); promptfoo config ${files.config}\n`,
+    `${stderrLine(`eval: ${entries.length} questions x ${variants.length} variants on ${corpus} (${chunks.length} chunks); promptfoo config ${files.config}`)}\n`,
   );
   const started = performance.now();
   const code = await runPromptfooEval({ config: files.config, output: files.results, onOutput: io.err });
@@ -96,11 +97,11 @@ export async function runGoldenEvalCommand({ values }: ParsedCommand, io: CliIO)
     );
   }
   io.err(
-    `${cases} results in ${seconds.toFixed(1)} s; corpus ${report.corpusFingerprint}; report ${files.report}; results.json ${outcome.resultsBytes.trimmed} bytes (promptfoo wrote ${outcome.resultsBytes.written})\n`,
+    `${stderrLine(`${cases} results in ${seconds.toFixed(1)} s; corpus ${report.corpusFingerprint}; report ${files.report}; results.json ${outcome.resultsBytes.trimmed} bytes (promptfoo wrote ${outcome.resultsBytes.written})`)}\n`,
   );
   const calibration = report.config.calibration as CorpusCalibration | null;
   if (calibration) io.err(`${describeCalibration(calibration)}\n`);
   for (const line of describeRelevanceGoals(report)) io.err(`${line}\n`);
-  if (outcome.gate?.wroteBaseline) io.err(`eval: wrote the measured means to ${resolve(baseline)}.\n`);
+  if (outcome.gate?.wroteBaseline) io.err(`${stderrLine(`eval: wrote the measured means to ${resolve(baseline)}.`)}\n`);
   return passed ? 0 : 1;
 }

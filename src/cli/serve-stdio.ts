@@ -11,7 +11,21 @@ export interface StdioServing {
   close(): Promise<void>;
 }
 
-/** Serves `handler` over stdio; transport errors are logged as one line each. */
+/** Transport errors logged one line each; past this many, they are counted and the count is logged at close. */
+export const MAX_LOGGED_TRANSPORT_ERRORS = 10;
+
+/**
+ * A transport error as one line that never quotes what the client sent: the SDK's own messages
+ * copy the start of a line that is not JSON (a client writing garbage, or a file piped in by mistake).
+ */
+export function describeTransportError(error: unknown): string {
+  if (error instanceof SyntaxError) return "a line from the client is not JSON; it was ignored";
+  if (error instanceof Error && error.name === "ZodError")
+    return "a message from the client is not a valid JSON-RPC message; it was ignored";
+  return errorDetail(error).slice(0, 200);
+}
+
+/** Serves `handler` over stdio; transport errors are logged as one line each, at most {@link MAX_LOGGED_TRANSPORT_ERRORS}. */
 export function openStdio(handler: McpToolHandler, log: (line: string) => void): StdioServing {
   const server = handler.createServer();
   const transport = new StdioServerTransport();
@@ -24,6 +38,7 @@ export function openStdio(handler: McpToolHandler, log: (line: string) => void):
     void sent.finally(() => sending.delete(sent)).catch(() => undefined);
     return sent;
   };
+  let transportErrors = 0;
   let closed!: (why: string) => void;
   const ended = new Promise<string>((resolve) => {
     closed = resolve;
@@ -38,7 +53,11 @@ export function openStdio(handler: McpToolHandler, log: (line: string) => void):
         previous?.();
         closed("the MCP connection closed");
       };
-      server.server.onerror = (error) => log(`lookup-knowledge: MCP over stdio: ${errorDetail(error).slice(0, 300)}`);
+      server.server.onerror = (error) => {
+        transportErrors += 1;
+        if (transportErrors <= MAX_LOGGED_TRANSPORT_ERRORS)
+          log(`lookup-knowledge: MCP over stdio: ${describeTransportError(error)}`);
+      };
     },
     async close() {
       await handler.drain();
@@ -46,6 +65,8 @@ export function openStdio(handler: McpToolHandler, log: (line: string) => void):
       await new Promise<void>((resolve) => setImmediate(resolve));
       while (sending.size > 0) await Promise.allSettled([...sending]);
       await server.close();
+      const unlogged = transportErrors - MAX_LOGGED_TRANSPORT_ERRORS;
+      if (unlogged > 0) log(`lookup-knowledge: MCP over stdio: ${unlogged} more messages from the client were ignored`);
     },
   };
 }

@@ -12,6 +12,13 @@ const OTHER_BREAKS = /[\r\u000b\u000c\u2028\u2029]/g;
 export const MAX_STDERR_LINE_CHARS = 1000;
 
 /**
+ * Most characters of one word (a run without spaces: a flag value, a path, an id) in a stderr
+ * line; a longer one is cut and its length said, so that the rest of the message, the fix above
+ * all, still fits in the line.
+ */
+export const MAX_STDERR_WORD_CHARS = 200;
+
+/**
  * Text for a terminal, from values the user or a file supplied (a flag, a path, a recorded corpus
  * folder): escape sequences, other controls, bidi overrides and every line break but `\n` are shown
  * as `<U+…>`, so that no value can recolour, retitle, clear or rewrite the terminal.
@@ -26,12 +33,16 @@ export function terminalText(text: string): string {
 /**
  * One bounded line for stderr, the one place every CLI error, warning and note goes through: line
  * breaks (and the space around them) become one space, a tab is shown as `\t`, other controls as
- * `<U+…>` ({@link terminalText}), and the whole is cut to `max` characters, the cut marked with
- * an ellipsis and the length it had, so that no message, nor any value quoted in it, can flood
- * the terminal or a log.
+ * `<U+…>` ({@link terminalText}), a word longer than {@link MAX_STDERR_WORD_CHARS} is cut, and the
+ * whole is cut to `max` characters, each cut marked with an ellipsis and the length it had, so
+ * that no message, nor any value quoted in it, can flood the terminal or a log.
  */
 export function stderrLine(text: string, max: number = MAX_STDERR_LINE_CHARS): string {
-  const line = terminalText(text.replace(/\s*\n\s*/g, " ").replace(/\t/g, "\\t"));
+  const words = text.replace(
+    new RegExp(`[^\\s]{${MAX_STDERR_WORD_CHARS + 41},}`, "gu"),
+    (word) => `${capText(word, MAX_STDERR_WORD_CHARS)} (a word of ${word.length} characters)`,
+  );
+  const line = terminalText(words.replace(/\s*\n\s*/g, " ").replace(/\t/g, "\\t"));
   if (line.length <= max) return line;
   const note = ` (cut from ${line.length} characters)`;
   // A cut must not leave half an escape such as `<U+00` behind.

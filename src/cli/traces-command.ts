@@ -4,7 +4,7 @@ import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { DEFAULT_TRACE_PATH } from "../graph/options.js";
 import { formatTraceSummary, htmlTraceSummary, parseSince, summarizeTraceFile } from "../trace/summary/index.js";
 import { makeFolders } from "../make-folders.js";
-import { terminalText } from "./terminal-text.js";
+import { stderrLine } from "./terminal-text.js";
 import { integerValue, stringValue, usageError, type CommandSpec, type ParsedCommand } from "./command-spec.js";
 
 const NAME = "traces";
@@ -99,7 +99,7 @@ export const TRACES_COMMAND: CommandSpec = {
         ? `${JSON.stringify({ file, ...summary }, null, 2)}\n`
         : formatTraceSummary(summary, file),
     );
-    if (html !== undefined) io.err(`HTML report written to ${terminalText(html)}\n`);
+    if (html !== undefined) io.err(`${stderrLine(`HTML report written to ${html}`)}\n`);
     return 0;
   },
 };

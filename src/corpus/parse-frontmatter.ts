@@ -1,5 +1,6 @@
 import { isScalar, parseAllDocuments, visit, type Document, type DocumentOptions, type ParseOptions, type ScalarTag, type SchemaOptions, type Tags, type ToJSOptions } from "yaml";
 import { errorMessage } from "../errors.js";
+import { describeJsonError } from "../shown-value.js";
 import { invalidCorpusFile } from "./corpus-file-error.js";
 import { splitFrontmatter } from "./split-frontmatter.js";
 
@@ -113,7 +114,8 @@ function parseJson(block: string): Record<string, unknown> {
   try {
     value = JSON.parse(block);
   } catch (error) {
-    throw invalidCorpusFile(`malformed frontmatter: ${firstLine(errorMessage(error))}`, error);
+    // The engine's message quotes the text around the fault; the position is enough to fix it.
+    throw invalidCorpusFile(`malformed frontmatter: ${describeJsonError(error, block)}`);
   }
   return asMapping(value);
 }

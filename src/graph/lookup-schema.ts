@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { enumDomains, listDomains } from "./domain-labels.js";
 
+/** Longest `query` a lookup takes, in characters (UTF-16 code units, as zod counts them). */
+export const MAX_QUERY_CHARS = 1000;
 /** Default number of evidence blocks. */
 export const DEFAULT_LIMIT = 5;
 /** Largest `limit` a lookup may ask for unless `maxLimit` says otherwise. */
@@ -47,7 +49,7 @@ export function createLookupKnowledgeSchema(
     query: z
       .string()
       .min(1)
-      .max(1000)
+      .max(MAX_QUERY_CHARS)
       .describe(
         "What to look up, as a natural-language question or keywords, e.g. 'how do I roll back a canary release'.",
       ),

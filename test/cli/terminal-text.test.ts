@@ -11,14 +11,24 @@ describe("stderrLine", () => {
   });
 
   it("cuts a long line to the limit, saying how long it was", () => {
-    const line = stderrLine(`lookup-knowledge: ${"x".repeat(15_000_000)}`);
+    const line = stderrLine(`lookup-knowledge: ${"x ".repeat(7_500_000)}`);
     expect(line.length).toBeLessThanOrEqual(MAX_STDERR_LINE_CHARS);
-    expect(line).toMatch(/x… \(cut from 15000018 characters\)$/);
+    expect(line).toMatch(/… \(cut from 15000018 characters\)$/);
   });
 
   it("never leaves half an escape at the cut", () => {
-    const line = stderrLine("\u0001".repeat(500), 100);
+    const line = stderrLine("\u0001".repeat(200), 100);
     expect(line.length).toBeLessThanOrEqual(100);
-    expect(line).toMatch(/(<U\+0001>)+… \(cut from 4000 characters\)$/);
+    expect(line).toMatch(/(<U\+0001>)+… \(cut from 1600 characters\)$/);
+  });
+
+  it("cuts a long word (a flag value, a path) so that the fix after it still shows", () => {
+    const line = stderrLine(
+      `lookup-knowledge: --limit must be a whole number, got "${"c".repeat(120_000)}". Pass 1-100.`,
+    );
+    expect(line).toMatch(
+      /^lookup-knowledge: --limit must be a whole number, got "c+… \(a word of 120003 characters\) Pass 1-100\.$/,
+    );
+    expect(line.length).toBeLessThan(400);
   });
 });

@@ -125,6 +125,14 @@ describe("loadCorpus: frontmatter is data", () => {
     expect(reasonOf(corpus, "json-broken.md")).toMatch(/^malformed frontmatter: /);
   });
 
+  it("says where broken JSON frontmatter fails without quoting the file's text", async () => {
+    const { corpus } = await load({ "json-secret.md": '---json\n{ "title": "A", secret-token-123 }\n---\nBody.\n' });
+
+    const reason = reasonOf(corpus, "json-secret.md");
+    expect(reason).toMatch(/^malformed frontmatter: invalid JSON at character \d+ of \d+$/);
+    expect(reason).not.toContain("secret");
+  });
+
   it("accepts ---yaml and ---yml openings and an empty frontmatter", async () => {
     const { corpus } = await load({
       "a.md": "---yaml\ntitle: A\n---\nBody a.\n",

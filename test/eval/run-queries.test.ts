@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { percentile, toRankedDocs } from "../../src/eval/runner/run-queries.js";
+import { percentile, runQueries, toRankedDocs } from "../../src/eval/runner/run-queries.js";
+import { createRetrievalGraph } from "../../src/graph/retrieval-graph.js";
+import { MAX_QUERY_CHARS } from "../../src/graph/lookup-schema.js";
+import { FakeL0Searcher, fakeSource, makeCandidate, NO_HINTS } from "../helpers/retrieval-fakes.js";
 import { l0Block, lookupResult } from "./helpers/assertion-context.js";
 
 function resultWithScores(scores: (number | undefined)[]) {
@@ -48,6 +51,21 @@ describe("toRankedDocs", () => {
 
   it("returns nothing for a lookup without evidence", () => {
     expect(toRankedDocs(resultWithScores([]), 10)).toEqual([]);
+  });
+});
+
+describe("runQueries", () => {
+  it("runs a query longer than a lookup takes on its head and counts it, where the graph would refuse it whole", async () => {
+    const l0 = new FakeL0Searcher({ hints: NO_HINTS, candidates: [makeCandidate("doc-a.md#a", 0.5)] });
+    const graph = createRetrievalGraph({ knowledgeBase: fakeSource({ l0, l1: null }), tracePath: null });
+    const long = `${"word ".repeat(MAX_QUERY_CHARS / 5)}tail`;
+    await expect(graph.invoke({ query: long })).rejects.toThrow(/1-1000 characters/);
+
+    const queries = await runQueries(graph, [{ id: "q1", text: "short" }, { id: "q2", text: long }], 10, () => {});
+
+    expect(queries.cutQueries).toBe(1);
+    expect(l0.calls.map((call) => call.query.length)).toEqual([5, MAX_QUERY_CHARS]);
+    expect([...queries.run.keys()]).toEqual(["q1", "q2"]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { errorMessage, LookupKnowledgeError } from "../../errors.js";
+import { describeJsonError } from "../../shown-value.js";
 import type { EvalReport } from "../report/report-model.js";
 import { GATED_METRICS, type PromptfooSummary } from "./summarize-results.js";
 
@@ -111,7 +112,8 @@ export function parseBaseline(text: string, path: string): Baseline {
   } catch (error) {
     data = error;
   }
-  const problem = data instanceof Error ? `invalid JSON: ${errorMessage(data)}` : shapeProblem(data);
+  // JSON.parse's own message quotes the text: a file given by mistake (a secret) would be shown.
+  const problem = data instanceof Error ? describeJsonError(data, text) : shapeProblem(data);
   if (problem) throw new LookupKnowledgeError("INVALID_OPTION", `baseline ${path} is not a baseline file (${problem}); fix it or rewrite it with --update-baseline.`);
   return data as Baseline;
 }

@@ -71,6 +71,8 @@ export interface BeirEvalResult {
   qrels: Qrels;
   /** Judgements of the qrels naming a document or query the dataset lacks (within the limits). */
   unknownJudgements: UnknownJudgements;
+  /** Queries longer than a lookup takes (1,000 characters), each run on its head. */
+  cutQueries: number;
   fingerprint: string;
   /** The index-time calibration (fusion weight unless `l0Weight` is given, relevance thresholds). */
   calibration: CorpusCalibration;
@@ -101,12 +103,14 @@ export async function runBeirEval(options: BeirEvalOptions): Promise<BeirEvalRes
     relevance: settings.relevance,
   };
   const results: VariantResult[] = [];
+  let cutQueries = 0;
   for (const name of variants) {
     const { l0, l1 } = VARIANTS[name].options;
     const graph = createRetrievalGraph({ knowledgeBase: kb, tracePath: null, maxLimit: depth, l0: { ...l0, k: depth }, l1: { ...l1, k: depth }, fusion: { l0Weight: options.l0Weight } });
     const queries = await runQueries(graph, dataset.queries, depth, (done) =>
       options.onProgress?.({ phase: "query", variant: name, done, total: dataset.queries.length }),
     );
+    cutQueries = queries.cutQueries;
     const evaluation = evaluateRun(queries.run, dataset.qrels);
     results.push({
       name,
@@ -130,6 +134,7 @@ export async function runBeirEval(options: BeirEvalOptions): Promise<BeirEvalRes
     titles: new Map(dataset.corpus.map((document) => [document.id, document.title])),
     qrels: dataset.qrels,
     unknownJudgements: dataset.unknownJudgements,
+    cutQueries,
     fingerprint: kb.fingerprint,
     calibration: kb.calibration,
     inEffect,

@@ -40,6 +40,7 @@ export function fakeBeirResult(variants: VariantResult[], qrels: Qrels, override
     titles: new Map([...docs].map((doc) => [doc, `Title of ${doc}`])),
     qrels,
     unknownJudgements: { judgements: [...qrels.values()].reduce((sum, judged) => sum + judged.size, 0), documents: 0, queries: 0 },
+    cutQueries: 0,
     fingerprint: "sha256:fake",
     calibration,
     inEffect: { l0Weight: 0.8, l0WeightSource: "defaults", relevance: calibration.relevance },
