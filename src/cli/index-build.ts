@@ -13,6 +13,7 @@ import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.
 import { DEFAULT_LOCK_WAIT_SECONDS } from "./defaults.js";
 import { sweepLeftovers, withIndexLock } from "./index-lock-run.js";
 import { shouldRebuild } from "./rebuild-decision.js";
+import { errorDetail } from "../errors.js";
 
 const DEFAULT_LOCK_WAIT_MS = DEFAULT_LOCK_WAIT_SECONDS * 1000;
 
@@ -111,7 +112,7 @@ async function updateAndSaveLocked(
   } catch (error) {
     // An index whose store was not named is the user's to point at, never to rebuild elsewhere.
     if (!shouldRebuild(error, "load")) throw error;
-    log(`lookup-knowledge: rebuilding the index in ${outDir}: ${error.message}`);
+    log(`lookup-knowledge: rebuilding the index in ${outDir}: ${errorDetail(error)}`);
     return null;
   }
   const bar = createProgressBar();
@@ -124,7 +125,7 @@ async function updateAndSaveLocked(
     bar.done();
     // Not an index built from a folder, or one whose data turned out damaged when the update read it all: rebuild.
     if (!shouldRebuild(error, "update")) throw error;
-    log(`lookup-knowledge: rebuilding the index in ${outDir}: ${error.message}`);
+    log(`lookup-knowledge: rebuilding the index in ${outDir}: ${errorDetail(error)}`);
     return null;
   }
   const { knowledgeBase, changes } = update;

@@ -41,5 +41,6 @@ describe("lookup-knowledge index on an existing index", () => {
     const lines: string[] = [];
     expect(await updateAndSave(corpus, out, (line) => lines.push(line))).toBeNull();
     expect(lines.join("\n")).toMatch(/rebuilding the index in .*keyword index is damaged/);
+    expect(lines.join("\n")).not.toMatch(/lookup-knowledge: .*lookup-knowledge: /);
   });
 });
