@@ -1,40 +1,29 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { checkUnlabelled } from "../access/access-scope.js";
 import { ChunkAccess, type AccessControl } from "../access/chunk-access.js";
-import { chunkSearchText } from "../corpus/chunk-text.js";
-import { loadCorpus } from "../corpus/load-corpus.js";
-import { LookupKnowledgeError } from "../errors.js";
+import type { CorpusCalibration } from "../calibration/calibration.js";
+import { loadCorpus, type IndexedFile } from "../corpus/load-corpus.js";
 import type { RetrievalSource } from "../graph/options.js";
-import { Bm25Stats } from "../l0/bm25.js";
-import { HintIndex } from "../l0/hint-index.js";
 import { createL0Searcher, type L0Searcher } from "../l0/l0-search.js";
 import { createTermCoverage } from "../l0/term-coverage.js";
-import { LsaEmbeddings } from "../l1/embeddings/index.js";
 import { createL1Searcher, type L1Searcher } from "../l1/l1-search.js";
-import { termBagsOf } from "../text/term-bags.js";
-import { TOKENIZER_VERSION } from "../text/tokenize.js";
-import type { IndexedFile } from "../corpus/load-corpus.js";
-import type { Chunk, SkippedFile } from "../types.js";
-import type { KnowledgeBaseOptions } from "./build-options.js";
-import { calibrateIndex, MIN_CALIBRATION_CHUNKS, planHeldOutFit } from "../calibration/calibrate-index.js";
-import type { CorpusCalibration } from "../calibration/calibration.js";
-import { samplePseudoQueries } from "../calibration/pseudo-queries.js";
-import { embedChunks } from "./embed-chunks.js";
-import { checkFolder, chunkProblem, resolveBuildOptions, withLargeCorpusDefaults } from "./resolve-build-options.js";
-import { fingerprintOf, type IndexHistory, type IndexSettings } from "./manifest.js";
-import { updateIndexParts, type IndexChanges, type UpdateOptions } from "./update-index.js";
-import { loadIndexParts, saveIndexParts, type IndexParts } from "./index-store.js";
-import type { SaveOptions } from "./save-options.js";
-import type { LoadOptions } from "./load-generation.js";
-import { storeSearcherOf, writeBuildRows } from "./vector-store-l1-parts.js";
-import { checkVectorStoreOption } from "./vector-store-option.js";
-import { corpusOriginOf, type CorpusOrigin } from "./corpus-origin.js";
-import { expectedGeneration, originOf, saveLocked, type SavedOrigin } from "./locked-save.js";
 import {
   createKnowledgeRetriever,
   type KnowledgeBaseRetriever,
   type KnowledgeRetrieverOptions,
 } from "../retriever/knowledge-retriever.js";
+import type { Chunk, SkippedFile } from "../types.js";
+import type { KnowledgeBaseOptions } from "./build-options.js";
+import { buildIndexParts } from "./build-index-parts.js";
+import { corpusOriginOf, type CorpusOrigin } from "./corpus-origin.js";
+import { loadIndexParts, saveIndexParts, type IndexParts } from "./index-store.js";
+import type { LoadOptions } from "./load-generation.js";
+import { expectedGeneration, originOf, saveLocked, type SavedOrigin } from "./locked-save.js";
+import type { IndexHistory, IndexSettings } from "./manifest.js";
+import { checkFolder, resolveBuildOptions } from "./resolve-build-options.js";
+import type { SaveOptions } from "./save-options.js";
+import { updateIndexParts, type IndexChanges, type UpdateOptions } from "./update-index.js";
+import { storeSearcherOf } from "./vector-store-l1-parts.js";
 
 /**
  * A Markdown knowledge base indexed for both layers: FlexSearch + BM25 (L0) and an HNSW graph of
@@ -134,88 +123,7 @@ export class KnowledgeBase implements RetrievalSource {
     options: KnowledgeBaseOptions = {},
     origin: { skipped?: SkippedFile[]; fileCount?: number; files?: IndexedFile[]; corpus?: CorpusOrigin } = {},
   ): Promise<KnowledgeBase> {
-    const progress = options.onProgress ?? (() => {});
-    const resolved = withLargeCorpusDefaults(resolveBuildOptions(options), options, chunks.length);
-    const store =
-      options.vectorStore === undefined ? null : checkVectorStoreOption(options.vectorStore, options.embeddings);
-    if (!Array.isArray(chunks))
-      throw new LookupKnowledgeError("INVALID_OPTION", "fromChunks needs an array of chunks.");
-    const seen = new Set<string>();
-    for (const [i, chunk] of chunks.entries()) {
-      const problem = chunkProblem(chunk);
-      if (problem !== null)
-        throw new LookupKnowledgeError("INVALID_OPTION", `chunk ${i + 1} ${problem}; see the Chunk type.`);
-      if (seen.has(chunk.source))
-        throw new LookupKnowledgeError(
-          "INVALID_OPTION",
-          `two chunks share the source "${chunk.source}"; every chunk needs its own source id, since evidence is deduplicated by it.`,
-        );
-      seen.add(chunk.source);
-    }
-    const texts = chunks.map(chunkSearchText);
-    progress({ phase: "tokenize", done: 0, total: chunks.length });
-    const bags = termBagsOf(texts);
-    progress({ phase: "tokenize", done: chunks.length, total: chunks.length });
-    progress({ phase: "keyword", done: 0, total: chunks.length });
-    const hintIndex = HintIndex.build(chunks);
-    const bm25Options = resolved.bm25;
-    const bm25 = Bm25Stats.fromBags(bags, bm25Options);
-    progress({ phase: "keyword", done: chunks.length, total: chunks.length });
-    const pseudoQueries =
-      resolved.calibration.pseudoQueries > 0 && chunks.length >= MIN_CALIBRATION_CHUNKS
-        ? samplePseudoQueries(texts, resolved.calibration.pseudoQueries, resolved.calibration.seed)
-        : [];
-    // The statistical embedder that calibrates must not have learnt the pseudo-queries' sentences.
-    const held = planHeldOutFit(bags, pseudoQueries, options.embeddings === undefined);
-    const { embeddings, vectorIndex, embedder } = await embedChunks(
-      chunks,
-      texts,
-      { ...options, ...resolved },
-      bags,
-      held?.shareFit ? held.bags : undefined,
-    );
-    const model =
-      held === null || !(embeddings instanceof LsaEmbeddings)
-        ? null
-        : held.shareFit
-          ? embeddings
-          : LsaEmbeddings.fitBags(held.bags, options.lsa);
-    const heldOut = model && held ? { model, bags: { chunks: bags, heldOut: held.bags } } : undefined;
-    const limits = { timeoutMs: resolved.embedTimeoutMs, batchSize: resolved.embedBatchSize };
-    const calibration = await calibrateIndex(
-      pseudoQueries,
-      { chunks, texts, bm25, vectorIndex, embeddings, ...(heldOut ? { heldOut } : {}), ...limits },
-      resolved.calibration,
-    );
-    const { efSearch: _efSearch, ...hnsw } = resolved.hnsw;
-    const settings: IndexSettings = {
-      tokenizerVersion: TOKENIZER_VERSION,
-      bm25: bm25Options,
-      hnsw,
-      embedder,
-      ...(checkUnlabelled(options.unlabelled) === "deny" ? { unlabelled: "deny" as const } : {}),
-    };
-    const parts = {
-      chunks,
-      fingerprint: fingerprintOf(chunks, settings),
-      skipped: origin.skipped ?? [],
-      fileCount: origin.fileCount ?? chunks.length,
-      files: origin.files ?? null,
-      corpus: origin.corpus ?? null,
-      hintIndex,
-      bm25,
-      embeddings,
-      vectorIndex,
-      settings,
-      history: {
-        mode: "full",
-        lsa: embeddings instanceof LsaEmbeddings ? "fitted" : null,
-        changedSinceFit: 0,
-      } satisfies IndexHistory,
-      calibration,
-    };
-    const vectorStore = store === null ? null : await writeBuildRows(parts, store, resolved);
-    return new KnowledgeBase({ ...parts, vectorStore });
+    return new KnowledgeBase(await buildIndexParts(chunks, options, origin));
   }
 
   /**

@@ -1,25 +1,30 @@
 import hnswlib from "hnswlib-node";
 import { LookupKnowledgeError } from "../errors.js";
-import { GraphWorker } from "./hnsw-worker.js";
 import type { ChunkFilter } from "../access/chunk-filter.js";
+import { EXACT_SCAN_MAX_CHUNKS, exactNearest, LabelVectorCache } from "./exact-search.js";
+import { extendInWorker, GraphBuild } from "./graph-build.js";
+import { graphNearest, labelAccepts, oversampledNearest, type VectorHit } from "./graph-search.js";
 import {
-  EXACT_SCAN_MAX_CHUNKS,
-  exactNearest,
-  LabelVectorCache,
-  OVERSAMPLE_FACTOR,
-  OVERSAMPLE_MAX_DEPTH,
-  OVERSAMPLE_MAX_SHARE,
-} from "./exact-search.js";
-import { labelMapProblem } from "./vector-labels.js";
+  insertInline,
+  type LoadedGraph,
+  type SharedGraph,
+  sharedGraph,
+  useWorker,
+  whileWriting,
+} from "./hnsw-graph.js";
+import { planLabelMapUpdate, type VectorIndexUpdate } from "./label-map-update.js";
 import {
   resolveVectorIndexOptions,
   VECTOR_INDEX_DEFAULTS,
-  WORKER_MIN_VECTORS,
   type VectorBuildOptions,
-  type VectorBuildThread,
   type VectorIndexOptions,
 } from "./vector-index-options.js";
+import { labelMapProblem, labelOfChunks } from "./vector-labels.js";
+import { checkDimensions, vectorIndexMisuse as misuse } from "./vector-rows.js";
 
+export type { VectorHit } from "./graph-search.js";
+export type { LoadedGraph } from "./hnsw-graph.js";
+export type { VectorAdditions, VectorIndexUpdate } from "./label-map-update.js";
 export {
   resolveVectorIndexOptions,
   VECTOR_INDEX_DEFAULTS,
@@ -28,235 +33,6 @@ export {
   type VectorBuildThread,
   type VectorIndexOptions,
 } from "./vector-index-options.js";
-
-/** One dense hit: chunk number and cosine similarity (higher is better). */
-export interface VectorHit {
-  id: number;
-  similarity: number;
-}
-
-/** New vectors of an {@link VectorIndex.update}. */
-export interface VectorAdditions {
-  /** `chunkIds.length × dimensions` values: row `i` is the vector of chunk `chunkIds[i]`. */
-  vectors: Float32Array;
-  /** Chunk numbers (new numbering) of the rows of `vectors`. */
-  chunkIds: readonly number[];
-}
-
-/** One incremental change of a {@link VectorIndex}: see {@link VectorIndex.update}. */
-export interface VectorIndexUpdate {
-  /**
-   * Previous chunk number → new chunk number, `-1` for a chunk whose vector is removed; one
-   * entry per chunk of the previous numbering (`previous.chunkCount`).
-   */
-  renumber: Int32Array;
-  /** Chunk numbers (previous numbering) to remove; when given it must list exactly the `-1`s of `renumber`. @default derived from `renumber` */
-  remove?: readonly number[];
-  /** Vectors of new or changed chunks. A changed chunk is removed and added again. @default none */
-  add?: VectorAdditions;
-  /** Domain of every chunk of the new numbering; its length is the new chunk count. */
-  domains: readonly (string | undefined)[];
-}
-
-function misuse(message: string): LookupKnowledgeError {
-  return new LookupKnowledgeError("INVALID_OPTION", `VectorIndex: ${message}.`);
-}
-
-function useWorker(thread: VectorBuildThread | undefined, vectors: number): boolean {
-  return thread === "worker" || ((thread ?? "auto") === "auto" && vectors >= WORKER_MIN_VECTORS);
-}
-
-/** What is wrong with row `row` of `vectors`, or null: finite numbers (as 32-bit floats), not all zero. */
-function rowProblem(vectors: Float32Array, row: number, dimensions: number): string | null {
-  let nonZero = false;
-  for (let c = row * dimensions; c < (row + 1) * dimensions; c++) {
-    if (!Number.isFinite(vectors[c])) return `holds ${vectors[c]} at position ${c - row * dimensions}`;
-    if (vectors[c] !== 0) nonZero = true;
-  }
-  return nonZero ? null : "is all zeros";
-}
-
-function checkRows(vectors: Float32Array, dimensions: number): number {
-  if (!Number.isInteger(dimensions) || dimensions < 1)
-    throw misuse(`dimensions must be an integer >= 1, got ${dimensions}`);
-  if (vectors.length % dimensions !== 0)
-    throw misuse(`${vectors.length} values are not a whole number of ${dimensions}-dimensional vectors`);
-  const count = vectors.length / dimensions;
-  for (let row = 0; row < count; row++) {
-    const problem = rowProblem(vectors, row, dimensions);
-    if (problem !== null) throw misuse(`vector ${row} ${problem}`);
-  }
-  return count;
-}
-
-/** Inserts rows of `vectors` under consecutive labels from `firstLabel`, on this thread. */
-/** A graph read from hnswlib's file, not yet given its labels and domains. */
-export interface LoadedGraph {
-  readonly index: hnswlib.HierarchicalNSW;
-  readonly dimensions: number;
-}
-
-function insertInline(
-  index: hnswlib.HierarchicalNSW,
-  vectors: Float32Array,
-  dimensions: number,
-  firstLabel: number,
-): void {
-  const point = new Array<number>(dimensions);
-  const count = vectors.length / dimensions;
-  for (let i = 0; i < count; i++) {
-    for (let c = 0; c < dimensions; c++) point[c] = vectors[i * dimensions + c];
-    index.addPoint(point, firstLabel + i);
-  }
-}
-
-/** The native graph, shared by the versions of an index updated in place. */
-interface SharedGraph {
-  index: hnswlib.HierarchicalNSW;
-  /** Vectors copied out for exact scans of small filtered sets, made at the first one. */
-  vectors?: LabelVectorCache;
-  /** Bumped by every in-place update; a view made at an older version is stale. */
-  version: number;
-  /** Asynchronous writes of the graph in flight, which an in-place update must not race. */
-  writing: number;
-}
-
-/** Runs an asynchronous write of the shared graph, counted so that no in-place update races it. */
-async function whileWriting<T>(graph: SharedGraph, write: () => Promise<T>): Promise<T> {
-  graph.writing++;
-  try {
-    return await write();
-  } finally {
-    graph.writing--;
-  }
-}
-
-/**
- * Builds a graph from vectors handed over in batches, so that a caller can stream embeddings
- * into it while it builds: in a worker thread, the graph grows while the caller embeds the next
- * batch. Labels are the order of arrival: 0, 1, 2, ... Call {@link VectorIndexBuilder.finish}
- * or, on any failure of the caller's own, {@link VectorIndexBuilder.abort}.
- */
-export class VectorIndexBuilder {
-  readonly #dimensions: number;
-  readonly #options: Required<VectorIndexOptions>;
-  readonly #worker: Promise<GraphWorker> | null;
-  readonly #inline: hnswlib.HierarchicalNSW | null;
-  #count = 0;
-  #closed = false;
-
-  private constructor(dimensions: number, capacity: number, options: Required<VectorIndexOptions>, worker: boolean) {
-    this.#dimensions = dimensions;
-    this.#options = options;
-    const { m, efConstruction, randomSeed } = options;
-    if (worker) {
-      this.#inline = null;
-      this.#worker = GraphWorker.create().then((graph) => {
-        graph.run({
-          dimensions,
-          capacity,
-          m,
-          efConstruction,
-          randomSeed,
-          firstLabel: 0,
-          extend: false,
-          deleteLabels: new Int32Array(0),
-        });
-        return graph;
-      });
-      this.#worker.catch(() => undefined);
-    } else {
-      this.#worker = null;
-      this.#inline = new hnswlib.HierarchicalNSW("cosine", dimensions);
-      this.#inline.initIndex(Math.max(1, capacity), m, efConstruction, randomSeed);
-    }
-  }
-
-  /**
-   * Starts a build of `capacity` vectors (more are allowed; the graph grows).
-   * @throws LookupKnowledgeError `INVALID_OPTION` for an HNSW option out of range.
-   */
-  static start(
-    dimensions: number,
-    capacity: number,
-    options: VectorIndexOptions = {},
-    build: VectorBuildOptions = {},
-  ): VectorIndexBuilder {
-    if (!Number.isInteger(dimensions) || dimensions < 1)
-      throw misuse(`dimensions must be an integer >= 1, got ${dimensions}`);
-    return new VectorIndexBuilder(
-      dimensions,
-      capacity,
-      resolveVectorIndexOptions(options),
-      useWorker(build.thread, capacity),
-    );
-  }
-
-  /** Vectors added so far. */
-  get count(): number {
-    return this.#count;
-  }
-
-  /**
-   * Adds `vectors.length / dimensions` vectors (each checked: finite, not all zero). In a worker
-   * build the array's buffer is transferred to the worker and detached here.
-   * @throws LookupKnowledgeError `INVALID_OPTION` for a malformed vector; nothing of the batch is added then.
-   */
-  async add(vectors: Float32Array): Promise<void> {
-    if (this.#closed) throw misuse("add after finish or abort");
-    const count = checkRows(vectors, this.#dimensions);
-    if (this.#inline !== null) {
-      const needed = this.#count + count;
-      if (needed > this.#inline.getMaxElements())
-        this.#inline.resizeIndex(Math.max(needed, Math.ceil(this.#inline.getMaxElements() * 1.25)));
-      insertInline(this.#inline, vectors, this.#dimensions, this.#count);
-    } else {
-      (await this.#worker!).add(vectors);
-    }
-    this.#count += count;
-  }
-
-  /**
-   * The finished index; labels are chunk numbers, `domains[i]` the domain of chunk `i`.
-   * @throws LookupKnowledgeError `INVALID_OPTION` when `domains` does not have one entry per vector; the worker's failure (see `hnsw-worker.ts`).
-   */
-  async finish(domains: readonly (string | undefined)[]): Promise<VectorIndex> {
-    if (this.#closed) throw misuse("finish after finish or abort");
-    this.#closed = true;
-    if (domains.length !== this.#count) {
-      await this.abort();
-      throw misuse(`${domains.length} domains for ${this.#count} vectors`);
-    }
-    let index = this.#inline;
-    if (index === null) {
-      const graph = await this.#worker!;
-      try {
-        index = await graph.finish(this.#dimensions);
-      } finally {
-        await graph.dispose();
-      }
-    }
-    const chunkOfLabel = Int32Array.from({ length: this.#count }, (_, i) => i);
-    return VectorIndex.fromParts(
-      { index, version: 0, writing: 0 },
-      0,
-      chunkOfLabel,
-      domains,
-      this.#dimensions,
-      this.#options.efSearch,
-    );
-  }
-
-  /** Stops the build and releases its worker and scratch folder. */
-  async abort(): Promise<void> {
-    this.#closed = true;
-    if (this.#worker !== null)
-      await this.#worker.then(
-        (graph) => graph.dispose(),
-        () => undefined,
-      );
-  }
-}
 
 /**
  * hnswlib-node behind a narrow interface: cosine space, and a domain filter that runs inside the
@@ -297,18 +73,6 @@ export class VectorIndex {
     this.#live = live;
   }
 
-  /** @internal For {@link VectorIndexBuilder}; not part of the interface. */
-  static fromParts(
-    graph: SharedGraph,
-    version: number,
-    chunkOfLabel: Int32Array,
-    domains: readonly (string | undefined)[],
-    dimensions: number,
-    efSearch: number,
-  ): VectorIndex {
-    return new VectorIndex(graph, version, chunkOfLabel, domains, dimensions, efSearch);
-  }
-
   /**
    * Builds the graph over one vector per chunk: `vectors` holds `domains.length × dimensions`
    * values, row `i` the vector of chunk `i` (checked here: finite, not all zero), and
@@ -316,57 +80,28 @@ export class VectorIndex {
    * the buffer of `vectors` is transferred to it and detached; pass a copy to keep using it.
    * @throws LookupKnowledgeError `INVALID_OPTION` for malformed input; the worker's failure.
    */
-  static build(
+  static async build(
     vectors: Float32Array,
     dimensions: number,
     domains: readonly (string | undefined)[],
     options?: VectorIndexOptions,
     build?: VectorBuildOptions,
-  ): Promise<VectorIndex>;
-  /**
-   * The former synchronous build over plain arrays, on the calling thread (it blocks the event
-   * loop for the whole build).
-   * @deprecated Build from one `Float32Array` instead, which runs off the main thread.
-   */
-  static build(
-    vectors: readonly number[][],
-    domains: readonly (string | undefined)[],
-    options?: VectorIndexOptions,
-  ): VectorIndex;
-  static build(
-    vectors: Float32Array | readonly number[][],
-    second: number | readonly (string | undefined)[],
-    third?: readonly (string | undefined)[] | VectorIndexOptions,
-    fourth?: VectorIndexOptions,
-    fifth?: VectorBuildOptions,
-  ): Promise<VectorIndex> | VectorIndex {
-    if (vectors instanceof Float32Array) {
-      const dimensions = second as number;
-      const domains = third as readonly (string | undefined)[];
-      return (async () => {
-        const builder = VectorIndexBuilder.start(dimensions, vectors.length / dimensions, fourth, fifth);
-        try {
-          await builder.add(vectors);
-        } catch (error) {
-          await builder.abort();
-          throw error;
-        }
-        return builder.finish(domains);
-      })();
+  ): Promise<VectorIndex> {
+    checkDimensions(dimensions);
+    const resolved = resolveVectorIndexOptions(options);
+    const rows = vectors.length / dimensions;
+    const graph = new GraphBuild(dimensions, rows, resolved, useWorker(build?.thread, rows));
+    try {
+      await graph.add(vectors);
+    } catch (error) {
+      await graph.abort();
+      throw error;
     }
-    const o = resolveVectorIndexOptions(third as VectorIndexOptions | undefined);
-    const dimensions = vectors[0]?.length ?? 1;
-    const index = new hnswlib.HierarchicalNSW("cosine", dimensions);
-    index.initIndex(Math.max(1, vectors.length), o.m, o.efConstruction, o.randomSeed);
-    vectors.forEach((vector, id) => index.addPoint(vector, id));
-    return new VectorIndex(
-      { index, version: 0, writing: 0 },
-      0,
-      Int32Array.from({ length: vectors.length }, (_, i) => i),
-      second as readonly (string | undefined)[],
-      dimensions,
-      o.efSearch,
-    );
+    if (domains.length !== graph.count) {
+      await graph.abort();
+      throw misuse(`${domains.length} domains for ${graph.count} vectors`);
+    }
+    return VectorIndex.fromGraph({ index: await graph.finish(), dimensions }, domains, resolved);
   }
 
   /**
@@ -407,7 +142,7 @@ export class VectorIndex {
         throw new LookupKnowledgeError("INDEX_CORRUPT", `the label map of the vector index ${problem}`);
     }
     return new VectorIndex(
-      { index, version: 0, writing: 0 },
+      sharedGraph(index),
       0,
       map,
       domains,
@@ -455,10 +190,7 @@ export class VectorIndex {
    */
   vectorsOf(chunkIds: readonly number[]): Float32Array {
     this.#checkCurrent("read vectors of");
-    const labelOf = new Int32Array(this.#domains.length).fill(-1);
-    this.#chunkOfLabel.forEach((chunk, label) => {
-      if (chunk >= 0 && chunk < labelOf.length) labelOf[chunk] = label;
-    });
+    const labelOf = labelOfChunks(this.#chunkOfLabel, this.#domains.length);
     const d = this.dimensions;
     const out = new Float32Array(chunkIds.length * d);
     chunkIds.forEach((chunk, i) => {
@@ -474,78 +206,31 @@ export class VectorIndex {
    * among the chunks a {@link ChunkFilter} admits (an access scope and domain) when it is one.
    * A filter admitting at most {@link EXACT_SCAN_MAX_CHUNKS} chunks is scanned exactly; a larger
    * one that admits a modest share is served from an oversampled unfiltered search when that
-   * yields `k` admitted chunks (see {@link OVERSAMPLE_FACTOR}); otherwise the filter runs inside
+   * yields `k` admitted chunks (see `OVERSAMPLE_FACTOR` in `exact-search.ts`); otherwise the filter runs inside
    * the graph search, so that it never starves `k`.
    */
   search(vector: number[], k: number, filter: string | ChunkFilter | null = null): VectorHit[] {
     const live = this.#live;
     if (live === 0 || k < 1) return [];
     const map = this.#chunkOfLabel;
-    if (filter !== null && typeof filter === "object") {
-      if (filter.size === 0) return [];
-      if (filter.size <= EXACT_SCAN_MAX_CHUNKS && this.#graph.version === this.#version)
-        return this.#scan(vector, k, filter);
-    }
-    const n = Math.min(k, live);
     const index = this.#graph.index;
-    if (filter !== null && typeof filter === "object") {
-      const oversampled = this.#oversampled(vector, n, filter);
-      if (oversampled !== null) return oversampled;
-    }
-    index.setEf(Math.max(this.#efSearch, n));
-    const domains = this.#domains;
     // A superseded view shares a graph that has labels it does not know.
     const stale = this.#graph.version !== this.#version;
-    const accepts =
-      filter === null
-        ? stale
-          ? (label: number) => label < map.length && map[label] >= 0
-          : undefined
-        : typeof filter === "string"
-          ? (label: number) => label < map.length && map[label] >= 0 && domains[map[label]] === filter
-          : (label: number) => label < map.length && map[label] >= 0 && filter.admitted[map[label]] === 1;
-    const { neighbors, distances } = index.searchKnn(vector, n, accepts);
-    const hits: VectorHit[] = [];
-    neighbors.forEach((label, i) => {
-      const chunk = label < map.length ? map[label] : -1;
-      if (chunk >= 0) hits.push({ id: chunk, similarity: 1 - distances[i] });
-    });
-    return hits;
-  }
-
-  /**
-   * The oversampled plan (see {@link OVERSAMPLE_FACTOR}): the admitted chunks among an unfiltered
-   * search's nearest; null when the filter is too selective for it or fewer than `n` were admitted.
-   */
-  #oversampled(vector: number[], n: number, filter: ChunkFilter): VectorHit[] | null {
-    const share = filter.size / this.#live;
-    const depth = Math.ceil((OVERSAMPLE_FACTOR * n) / share);
-    if (share > OVERSAMPLE_MAX_SHARE || depth > OVERSAMPLE_MAX_DEPTH || depth > this.#live || filter.size < n)
-      return null;
-    const index = this.#graph.index;
-    index.setEf(Math.max(this.#efSearch, depth));
-    const map = this.#chunkOfLabel;
-    const { neighbors, distances } = index.searchKnn(vector, depth);
-    const hits: VectorHit[] = [];
-    for (let i = 0; i < neighbors.length && hits.length < n; i++) {
-      const label = neighbors[i];
-      const chunk = label < map.length ? map[label] : -1;
-      if (chunk >= 0 && filter.admitted[chunk] === 1) hits.push({ id: chunk, similarity: 1 - distances[i] });
+    const n = Math.min(k, live);
+    if (filter !== null && typeof filter === "object") {
+      if (filter.size === 0) return [];
+      if (filter.size <= EXACT_SCAN_MAX_CHUNKS && !stale) return this.#scan(vector, k, filter);
+      const oversampled = oversampledNearest(index, map, live, vector, n, this.#efSearch, filter);
+      if (oversampled !== null) return oversampled;
     }
-    return hits.length < n ? null : hits;
+    return graphNearest(index, map, vector, n, this.#efSearch, labelAccepts(map, this.#domains, filter, stale));
   }
 
   /** The exact plan: every admitted chunk's vector scored against the query. */
   #scan(vector: number[], k: number, filter: ChunkFilter): VectorHit[] {
     const graph = this.#graph;
     graph.vectors ??= new LabelVectorCache(this.dimensions, (label) => graph.index.getPoint(label));
-    if (this.#labelOfChunk === null) {
-      const labelOf = new Int32Array(this.#domains.length).fill(-1);
-      this.#chunkOfLabel.forEach((chunk, label) => {
-        if (chunk >= 0 && chunk < labelOf.length) labelOf[chunk] = label;
-      });
-      this.#labelOfChunk = labelOf;
-    }
+    this.#labelOfChunk ??= labelOfChunks(this.#chunkOfLabel, this.#domains.length);
     return exactNearest(vector, k, filter.ids, this.#labelOfChunk, graph.vectors);
   }
 
@@ -564,7 +249,12 @@ export class VectorIndex {
    */
   async update(change: VectorIndexUpdate, build: VectorBuildOptions = {}): Promise<VectorIndex> {
     this.#checkCurrent("update");
-    const { chunkOfLabel, deleted, additions, addedChunks } = this.#plan(change);
+    const { chunkOfLabel, deleted, additions, addedChunks } = planLabelMapUpdate(
+      this.#chunkOfLabel,
+      this.#live,
+      this.dimensions,
+      change,
+    );
     const firstLabel = this.#chunkOfLabel.length;
     const graph = this.#graph;
     if (!useWorker(build.thread, addedChunks.length)) {
@@ -572,38 +262,11 @@ export class VectorIndex {
         throw misuse("cannot update in place while the index is being saved or copied; await that first");
       graph.version++;
       for (const label of deleted) graph.index.markDelete(label);
-      const needed = firstLabel + addedChunks.length;
-      if (needed > graph.index.getMaxElements())
-        graph.index.resizeIndex(Math.max(needed, Math.ceil(graph.index.getMaxElements() * 1.25)));
       insertInline(graph.index, additions, this.dimensions, firstLabel);
       return new VectorIndex(graph, graph.version, chunkOfLabel, change.domains, this.dimensions, this.#efSearch);
     }
-    const worker = await GraphWorker.create();
-    try {
-      await whileWriting(graph, () => graph.index.writeIndex(worker.inputFile));
-      worker.run({
-        dimensions: this.dimensions,
-        capacity: 0,
-        m: 0,
-        efConstruction: 0,
-        randomSeed: 0,
-        firstLabel,
-        extend: true,
-        deleteLabels: deleted,
-      });
-      if (additions.length > 0) worker.add(additions);
-      const index = await worker.finish(this.dimensions);
-      return new VectorIndex(
-        { index, version: 0, writing: 0 },
-        0,
-        chunkOfLabel,
-        change.domains,
-        this.dimensions,
-        this.#efSearch,
-      );
-    } finally {
-      await worker.dispose();
-    }
+    const index = await extendInWorker(graph, this.dimensions, firstLabel, deleted, additions);
+    return new VectorIndex(sharedGraph(index), 0, chunkOfLabel, change.domains, this.dimensions, this.#efSearch);
   }
 
   /**
@@ -631,57 +294,6 @@ export class VectorIndex {
   #checkCurrent(what: string): void {
     if (this.#graph.version !== this.#version)
       throw misuse(`cannot ${what} an index superseded by an update; use the index the update returned`);
-  }
-
-  /** The checked label map after `change`, the labels it deletes and the vectors it adds. */
-  #plan(change: VectorIndexUpdate): {
-    chunkOfLabel: Int32Array;
-    deleted: Int32Array;
-    additions: Float32Array;
-    addedChunks: readonly number[];
-  } {
-    const previous = this.#live;
-    const { renumber, domains } = change;
-    const next = domains.length;
-    if (!(renumber instanceof Int32Array) || renumber.length !== previous)
-      throw misuse(`renumber must be an Int32Array with one entry per previous chunk (${previous})`);
-    const covered = new Uint8Array(next);
-    const claim = (chunk: number, what: string) => {
-      if (!Number.isInteger(chunk) || chunk < 0 || chunk >= next)
-        throw misuse(`${what} is ${chunk}, outside the new chunks 0 to ${next - 1}`);
-      if (covered[chunk] === 1) throw misuse(`new chunk ${chunk} is given twice`);
-      covered[chunk] = 1;
-    };
-    let removed = 0;
-    renumber.forEach((to, from) => (to === -1 ? removed++ : claim(to, `renumber[${from}]`)));
-    if (change.remove !== undefined) {
-      const listed = new Set(change.remove);
-      if (listed.size !== change.remove.length) throw misuse("remove lists a chunk twice");
-      for (const chunk of listed)
-        if (renumber[chunk] !== -1)
-          throw misuse(`remove lists chunk ${chunk}, which renumber keeps (or which does not exist)`);
-      if (listed.size !== removed) throw misuse(`renumber removes ${removed} chunks but remove lists ${listed.size}`);
-    }
-    const addedChunks = change.add?.chunkIds ?? [];
-    const additions = change.add?.vectors ?? new Float32Array(0);
-    addedChunks.forEach((chunk, i) => claim(chunk, `add.chunkIds[${i}]`));
-    if (checkRows(additions, this.dimensions) !== addedChunks.length) {
-      throw misuse(
-        `add.vectors holds ${additions.length / this.dimensions} vectors for ${addedChunks.length} chunk ids`,
-      );
-    }
-    const missing = covered.indexOf(0);
-    if (missing !== -1) throw misuse(`new chunk ${missing} has neither a renumbered nor an added vector`);
-
-    const chunkOfLabel = new Int32Array(this.#chunkOfLabel.length + addedChunks.length);
-    const deleted: number[] = [];
-    this.#chunkOfLabel.forEach((chunk, label) => {
-      const to = chunk < 0 ? -1 : renumber[chunk];
-      if (chunk >= 0 && to === -1) deleted.push(label);
-      chunkOfLabel[label] = to;
-    });
-    addedChunks.forEach((chunk, i) => (chunkOfLabel[this.#chunkOfLabel.length + i] = chunk));
-    return { chunkOfLabel, deleted: Int32Array.from(deleted), additions, addedChunks };
   }
 }
 

@@ -89,3 +89,12 @@ export function labelMapProblem(chunkOfLabel: Int32Array, chunkCount: number, st
   if (live !== chunkCount) return `names ${live} chunks but the index has ${chunkCount}`;
   return null;
 }
+
+/** Chunk number → label (-1 for a chunk without a vector), the inverse of a label map. */
+export function labelOfChunks(chunkOfLabel: Int32Array, chunkCount: number): Int32Array {
+  const labelOf = new Int32Array(chunkCount).fill(-1);
+  chunkOfLabel.forEach((chunk, label) => {
+    if (chunk >= 0 && chunk < chunkCount) labelOf[chunk] = label;
+  });
+  return labelOf;
+}

@@ -149,7 +149,9 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
     "vectors.hnsw of another corpus (fewer vectors) behind an updated checksum",
     async (dir) => {
       const { dimensions } = (await readManifest(dir)).settings.embedder;
-      const other = VectorIndex.build([unitVector(dimensions, 0), unitVector(dimensions, 1)], ["a", "b"]);
+      const d = dimensions ?? 1;
+      const rows = new Float32Array([...unitVector(d, 0), ...unitVector(d, 1)]);
+      const other = await VectorIndex.build(rows, d, ["a", "b"]);
       await other.save(join(dir, "other.hnsw"));
       await replaceWithValidChecksum(dir, "vectors.hnsw", await readFile(join(dir, "other.hnsw")));
     },

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LookupKnowledgeError } from "../../src/errors.js";
 import { mulberry32 } from "../../src/l1/embeddings/linear-algebra.js";
-import { VectorIndex, VectorIndexBuilder, type VectorBuildThread } from "../../src/l1/vector-index.js";
+import { VectorIndex, type VectorBuildThread } from "../../src/l1/vector-index.js";
+import { VectorIndexBuilder } from "../../src/l1/vector-index-builder.js";
 
 const D = 12;
 
