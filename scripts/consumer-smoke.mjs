@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Consumer smoke test: packs this repository as npm would publish it, installs the tarball into a
 // fresh app made from test/consumer/app (with its own @langchain/core ~1.3.5), and proves that
-// the install is clean (no ERESOLVE / EBADENGINE / peer warnings about our package), that there is
+// the tarball's metadata, files and shipped links hold (scripts/package-check/check-package.ts),
+// that the install is clean (no ERESOLVE / EBADENGINE / peer warnings about our package), that there is
 // one copy of @langchain/core and of @langchain/langgraph, that strict `tsc` accepts the tool in
 // `createAgent` and `ToolNode`, and that one agent call returns evidence.
 //
@@ -17,6 +18,7 @@ import { fileURLToPath } from "node:url";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const TEMPLATE = join(REPO, "test", "consumer", "app");
+const CHECK_PACKAGE = join(REPO, "scripts", "package-check", "check-package.ts");
 const PREFIX = "[consumer-smoke]";
 /** Lines of a failed command's output shown with the failure. */
 const TAIL_LINES = 60;
@@ -177,6 +179,14 @@ async function main() {
       const missing = required.filter((file) => !listing.includes(file));
       if (missing.length > 0) throw new StepError(`the tarball lacks ${missing.join(", ")}`, output);
       return { detail: `${tgz[0]}, ${listing.length} files`, value: path };
+    });
+
+    await step("contents", async () => {
+      // The tarball as the package page and node_modules show it: metadata, files, every link.
+      const tsx = join(REPO, "node_modules", ".bin", "tsx");
+      const output = await runOrFail(tsx, [CHECK_PACKAGE, "--tarball", tarball], REPO);
+      const links = /links: ok - ([^\n]*)/.exec(output)?.[1] ?? "links checked";
+      return { detail: links };
     });
 
     await step("install", async () => {

@@ -55,9 +55,20 @@ describe("the package's layering", () => {
     ]);
   });
 
-  it("ships only dist/src, the bin and the README in the package", async () => {
+  it("ships the build, the bin and the pages the README links to, never src/ or the tests", async () => {
     const manifest = JSON.parse(await readFile(join(REPO_ROOT, "package.json"), "utf8")) as { files: string[] };
-    expect(manifest.files.sort()).toEqual(["README.md", "bin", "dist/src"]);
+    expect([...manifest.files].sort()).toEqual([
+      "CHANGELOG.md",
+      "CONTRIBUTING.md",
+      "DESIGN.md",
+      "LICENSE",
+      "README.md",
+      "bench/README.md",
+      "bin",
+      "dist/src",
+      "docs",
+      "examples",
+    ]);
   });
 });
 

@@ -7,7 +7,7 @@ const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const SCRIPT = join(REPO, "scripts", "consumer-smoke.mjs");
 /** Pack, a fresh install (hnswlib-node compiles), two strict tsc runs and the agent call take about two minutes. */
 const TIMEOUT_MS = 10 * 60_000;
-const STEPS = ["pack", "install", "dedupe", "typecheck", "build", "run"] as const;
+const STEPS = ["pack", "contents", "install", "dedupe", "typecheck", "build", "run"] as const;
 
 /** Why `npm pack` cannot run here, or null when it can. */
 function cannotPack(): string | null {
@@ -30,7 +30,7 @@ function runSmoke(): Promise<{ code: number | null; output: string }> {
 
 describe("the packed package in a fresh LangChain app", () => {
   it(
-    "installs without peer or engine warnings, keeps one @langchain/core, type-checks strictly and runs one agent call",
+    "ships its docs with every link resolving, installs without peer or engine warnings, keeps one @langchain/core, type-checks strictly and runs one agent call",
     async (ctx) => {
       const cannot = cannotPack();
       if (cannot !== null) ctx.skip(cannot);
@@ -46,6 +46,7 @@ describe("the packed package in a fresh LangChain app", () => {
       expect(output).toMatch(
         /^\[consumer-smoke\] run: ok .* agent call ok: 1 ToolMessage, [1-9]\d* evidence block\(s\).*primary billing\/invoice-run-rollback\.md#/m,
       );
+      expect(output).toMatch(/^\[consumer-smoke\] contents: ok .* - [1-9]\d* links in [1-9]\d* pages resolve/m);
       expect(output).toMatch(/^\[consumer-smoke\] all steps passed in /m);
       expect(code).toBe(0);
     },
