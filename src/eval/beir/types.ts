@@ -7,6 +7,7 @@ export interface BeirDocument {
   id: string;
   /** The record's `title`; `""` when the record has none. */
   title: string;
+  /** The record's `text`, the document's body. */
   text: string;
   /**
    * Every other top-level field of the record, unchanged (for example `category`, `keywords`,
@@ -19,6 +20,7 @@ export interface BeirDocument {
 export interface BeirQuery {
   /** The record's `_id` or, failing that, `id`; numbers become strings. */
   id: string;
+  /** The record's `text`, the query itself. */
   text: string;
   /** Every other top-level field of the record, unchanged. */
   metadata: Record<string, unknown>;
@@ -26,9 +28,11 @@ export interface BeirQuery {
 
 /** A loaded BEIR dataset: the corpus, the queries of one split and their judgements. */
 export interface BeirDataset {
+  /** Every document of `corpus.jsonl`, in file order. */
   corpus: BeirDocument[];
   /** The queries judged in `qrels`, in `queries.jsonl` order. */
   queries: BeirQuery[];
+  /** The split's judgements of the known queries (those of a document the corpus lacks are kept: it only lowers recall). */
   qrels: Qrels;
   /** How many judgements of the qrels name a document or query that the dataset lacks (see `UnknownJudgementLimits`). */
   unknownJudgements: UnknownJudgements;
@@ -36,7 +40,10 @@ export interface BeirDataset {
 
 /** The three files a dataset is read from, as resolved by `resolveBeirLayout`. */
 export interface BeirLayout {
+  /** Path of `corpus.jsonl`. */
   corpusFile: string;
+  /** Path of `queries.jsonl`. */
   queriesFile: string;
+  /** Path of the split's qrels file. */
   qrelsFile: string;
 }

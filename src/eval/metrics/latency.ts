@@ -2,10 +2,15 @@
 export interface LatencySummary {
   /** Queries measured. */
   queries: number;
+  /** Arithmetic mean. */
   meanMs: number;
+  /** Median (nearest rank). */
   p50Ms: number;
+  /** 95th percentile (nearest rank). */
   p95Ms: number;
+  /** 99th percentile (nearest rank). */
   p99Ms: number;
+  /** Slowest query. */
   maxMs: number;
 }
 

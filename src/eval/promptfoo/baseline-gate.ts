@@ -21,9 +21,13 @@ export interface BaselineGateConfig {
 
 /** `gate.json`: the verdict of the gate. */
 export interface GateVerdict {
+  /** True when there is no problem. */
   passed: boolean;
+  /** Why the run fails the gate, one line each. */
   problems: string[];
+  /** The baseline file the run was gated against (`""` when the config names none). */
   baseline: string;
+  /** True when the run wrote its means to the baseline (`updateBaseline`). */
   wroteBaseline: boolean;
 }
 
@@ -32,7 +36,9 @@ export const GATE_FAILED_EXIT_CODE = 100;
 
 /** The part of promptfoo's afterAll context the gate reads. */
 export interface AfterAllContext {
+  /** The stored results of every case. */
   results: PromptfooOutput["results"]["results"];
+  /** The config that ran; the gate reads `metadata.lookupKnowledgeGate` ({@link BaselineGateConfig}). */
   config?: { metadata?: Record<string, unknown> };
   /** The suite that ran: tests x providers x prompts results are expected. */
   suite?: { tests?: unknown[]; providers?: unknown[]; prompts?: unknown[] };

@@ -10,14 +10,19 @@ export interface Baseline {
   corpusFingerprint: string;
   /** A metric may fall this far below its baseline before the suite fails (float noise only: runs are deterministic). */
   tolerance: number;
+  /** Variant name → gated metric (`nDCG@10`, `hit@5`, ...) → its floor. */
   variants: Record<string, Record<string, number>>;
 }
 
 /** One metric below its baseline. */
 export interface BaselineViolation {
+  /** The variant's name (`L0`, `L1`, `L0+L1`). */
   variant: string;
+  /** The metric's name, as in the baseline file. */
   metric: string;
+  /** The measured mean; NaN when the run did not report the metric. */
   value: number;
+  /** The floor in the baseline file. */
   baseline: number;
 }
 

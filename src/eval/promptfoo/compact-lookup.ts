@@ -2,10 +2,15 @@ import type { EvidenceLayer, FallbackReason, L1Status, LookupResult, RelevanceAs
 
 /** One evidence block as the assertions and the report see it: no content, only its length. */
 export interface CompactEvidence {
+  /** The chunk's source, `<file>#<heading slug>`. */
   source: string;
+  /** The layer that found the block. */
   retrievalLayer: EvidenceLayer;
+  /** Why the block was retrieved (`L0:...`, `L1:...`), as in the tool's evidence. */
   hitReasons: string[];
+  /** The block's rank score, when it has one. */
   score?: number;
+  /** The block's domain, when it has one. */
   domain?: string;
   /** Length of the block's content in characters. */
   contentChars: number;
@@ -13,24 +18,39 @@ export interface CompactEvidence {
 
 /** The part of a {@link LookupResult} the assertions check (what the provider puts in promptfoo's metadata). */
 export interface CompactLookup {
+  /** The lookup's id, as in its trace line. */
   invocationId: string;
+  /** The query the tool ran. */
   query: string;
+  /** The layers that produced the evidence. */
   retrievalLayer: RetrievalLayer;
+  /** The domains the L0 hints found. */
   hints: { domains: string[] };
+  /** The domain L1 was filtered by, or null. */
   domainFilter: string | null;
+  /** What happened to L1. */
   l1Status: L1Status;
+  /** Why the lookup fell back to L0, or null. */
   fallbackReason: FallbackReason;
+  /** The relevance judgement's level and reason. */
   relevance: Pick<RelevanceAssessment, "level" | "reason">;
+  /** The evidence blocks, in order, without their content. */
   evidence: CompactEvidence[];
+  /** How many evidence blocks the lookup returned. */
   evidenceCount: number;
+  /** True when the tool wrote the lookup's trace line. */
   traceWritten: boolean;
 }
 
 /** The facts of one trace line that trace-line.ts checks, instead of the whole record. */
 export interface CompactTraceLine {
+  /** The record's `type` (`tool_invocation`). */
   type?: string;
+  /** The record's `invocation_id`. */
   invocation_id?: string;
+  /** The record's `tool_name`. */
   tool_name?: string;
+  /** The record's `retrieval_details.evidence_count`. */
   evidence_count?: number;
   /** Length of every `content_preview`, in evidence order. */
   preview_chars: number[];

@@ -10,6 +10,7 @@ export type GoldenSplit = "tune" | "holdout";
 
 /** The vars of one golden case. */
 export interface GoldenVars {
+  /** The question, verbatim. */
   query: string;
   /** A label for grouping questions (the repository uses {@link GoldenKind}). */
   kind: string;

@@ -6,7 +6,21 @@ import { summarizePromptfooResults, type PromptfooOutput, type PromptfooSummary 
 import { trimPromptfooResults } from "./trim-results.js";
 
 /** The files of one golden-set eval in its out folder. */
-export function goldenEvalFiles(out: string): { config: string; results: string; summary: string; report: string; gate: string } {
+export interface GoldenEvalFiles {
+  /** The generated promptfoo config (`promptfooconfig.yaml`), re-runnable with `npx promptfoo eval -c`. */
+  config: string;
+  /** promptfoo's JSON results (`results.json`), trimmed after the run. */
+  results: string;
+  /** The report model as JSON (`summary.json`). */
+  summary: string;
+  /** The HTML report (`report.html`). */
+  report: string;
+  /** The baseline gate's verdict (`gate.json`). */
+  gate: string;
+}
+
+/** The paths of a golden-set eval's files in `out`. */
+export function goldenEvalFiles(out: string): GoldenEvalFiles {
   return {
     config: join(out, "promptfooconfig.yaml"),
     results: join(out, "results.json"),
@@ -18,6 +32,7 @@ export function goldenEvalFiles(out: string): { config: string; results: string;
 
 /** What a finished run left behind, summarised. */
 export interface GoldenEvalOutcome {
+  /** The run as a report, with its contract failures and errored cases. */
   summary: PromptfooSummary;
   /** The gate's verdict, or null when the afterAll hook did not run. */
   gate: GateVerdict | null;

@@ -21,7 +21,9 @@ import { inertTemplateText } from "./inert-template.js";
  * A chunk source is `<file path relative to the corpus>#<heading slug>`, as the tool's evidence names it.
  */
 export interface GoldenEntry {
+  /** The case's name in reports, unique in the set (`case-<n>` when the entry has none). */
   description: string;
+  /** The question and its labels, with the defaults applied. */
   vars: GoldenVars;
 }
 

@@ -28,10 +28,13 @@ export interface LookupProviderConfig {
  * and only what the assertions and the report read (compact projections, not whole artifacts).
  */
 export interface LookupProviderMetadata {
+  /** The variant the provider ran. */
   variant: VariantName;
+  /** The lookup result, projected for the assertions. */
   artifact: CompactLookup;
   /** The trace lines written for this call, read back from the trace file and projected. */
   traceLines: CompactTraceLine[];
+  /** The knowledge base's fingerprint; a baseline measured on another corpus does not gate this one. */
   corpusFingerprint: string;
   /** The knowledge base's index-time calibration, which the tool's fusion and relevance use. */
   calibration: CorpusCalibration;
@@ -68,11 +71,19 @@ function knowledgeBase(corpusDir: string): Promise<KnowledgeBase> {
  * per process and shared by the variants.
  */
 export default class LookupKnowledgeProvider implements ApiProvider {
+  /** The provider's config with the defaults applied. */
   readonly config: Required<LookupProviderConfig>;
+  /** The variant this provider runs. */
   readonly variant: VariantName;
   private readonly providerId: string;
+  /** The label in promptfoo's tables. @default the variant's label (`L0 only`, `L1 only`, `L0+L1`) */
   readonly label?: string;
 
+  /**
+   * promptfoo passes the provider's entry of the config.
+   * @param options `config` ({@link LookupProviderConfig}), and optionally `id` and `label`.
+   * @throws LookupKnowledgeError `INVALID_OPTION` for an unknown `config.variant`.
+   */
   constructor(options: ProviderOptions = {}) {
     const config = (options.config ?? {}) as LookupProviderConfig;
     this.variant = parseVariants(config.variant ?? "L0+L1")[0];
@@ -81,6 +92,7 @@ export default class LookupKnowledgeProvider implements ApiProvider {
     this.label = options.label ?? VARIANTS[this.variant].label;
   }
 
+  /** The provider's id in promptfoo's results. @default `lookup-knowledge:<variant>` */
   id(): string {
     return this.providerId;
   }
@@ -104,6 +116,11 @@ export default class LookupKnowledgeProvider implements ApiProvider {
     return tool;
   }
 
+  /**
+   * Runs one lookup with the prompt as the query (and `vars.domain`, when set, as the forced domain).
+   * A failed lookup is an `error` in the response, never a throw.
+   * @returns the evidence text as `output`, {@link LookupProviderMetadata} as `metadata`.
+   */
   async callApi(prompt: string, context?: CallApiContextParams): Promise<ProviderResponse> {
     try {
       const tool = await this.tool();

@@ -3,6 +3,7 @@ import { VARIANT_NAMES, VARIANTS } from "../variants.js";
 
 /** The part of promptfoo's JSON output (`-o results.json`) this harness reads. */
 export interface PromptfooOutput {
+  /** promptfoo's results: one entry per test, provider and prompt. */
   results: {
     results: {
       provider: { id: string; label?: string };
@@ -46,11 +47,13 @@ function assertionModule(value: unknown): string {
 
 /** What a promptfoo run amounts to. */
 export interface PromptfooSummary {
+  /** The run as a report (`summary.json`, `report.html`). */
   report: EvalReport;
   /** Contract checks that failed, one line each; any of these fails the suite. */
   contractFailures: string[];
   /** Cases that errored (the provider threw or returned an error). */
   errors: string[];
+  /** Results read (tests × variants). */
   cases: number;
 }
 

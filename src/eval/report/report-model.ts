@@ -7,8 +7,11 @@ export type MetricRecord = Record<string, number>;
 
 /** One variant's scores in a report. */
 export interface ReportVariant {
+  /** The variant's name (`L0`, `L1`, `L0+L1`). */
   name: string;
+  /** Its label in tables. */
   label: string;
+  /** Mean of each metric over the queries. */
   mean: MetricRecord;
   /** Query id → that query's metrics. */
   perQuery: Record<string, MetricRecord>;
@@ -20,8 +23,11 @@ export interface ReportVariant {
 
 /** Everything an eval run reports; written as JSON and rendered as HTML. */
 export interface EvalReport {
+  /** The report's heading. */
   title: string;
+  /** Which harness produced it. */
   kind: "beir" | "promptfoo";
+  /** When it was made (ISO 8601). */
   createdAt: string;
   /** Fingerprint of the indexed corpus and settings; reports with different fingerprints are not comparable. */
   corpusFingerprint: string;
@@ -29,9 +35,11 @@ export interface EvalReport {
   metrics: string[];
   /** Metric used for per-query wins and losses. */
   primaryMetric: string;
+  /** Every variant's scores, in run order. */
   variants: ReportVariant[];
   /** Query id → query text, for the per-query tables. */
   queries: Record<string, string>;
+  /** The run's settings (dataset or golden set, depth, calibration, ...), as recorded. */
   config: Record<string, unknown>;
   /** The graph's own cost per lookup, measured beside the variants. */
   latencyFloor?: ReportLatencyFloor;

@@ -49,11 +49,15 @@ export interface ReportRankings {
 
 /** A paired comparison of two variants on one metric, query by query. */
 export interface PairedComparison {
+  /** The first variant's name. */
   a: string;
+  /** The second variant's name. */
   b: string;
   /** Queries both variants were scored on. */
   n: number;
+  /** Mean of `a` over the paired queries. */
   meanA: number;
+  /** Mean of `b` over the paired queries. */
   meanB: number;
   /** Mean of a - b over the paired queries. */
   meanDifference: number;
@@ -61,20 +65,25 @@ export interface PairedComparison {
   randomizationP: number;
   /** Two-sided p-value of the paired t-test. */
   tTestP: number;
+  /** The paired t statistic. */
   t: number;
 }
 
 /** The significance tests between variants. */
 export interface ReportSignificance {
+  /** The metric compared (the report's primary metric). */
   metric: string;
   /** Random sign assignments of the randomisation test (exact enumeration below 2^n ≤ this). */
   permutations: number;
+  /** Seed of the randomisation test's PRNG. */
   seed: number;
+  /** One comparison per pair of variants. */
   comparisons: PairedComparison[];
 }
 
 /** A published figure on the same dataset and split. */
 export interface PublishedBaseline {
+  /** The system measured (BM25, a dense model, ...). */
   system: string;
   /** Where the figure was published. */
   source: string;

@@ -32,17 +32,25 @@ export interface BeirEvalOptions {
   floorRuns?: number;
   /** Limits on qrels judgements naming documents or queries the dataset lacks. @default more than 1,000, or more than 10%, are refused */
   unknownJudgements?: UnknownJudgementLimits;
+  /** Receives the index build's progress, then each variant's queries done. @default undefined */
   onProgress?: (event: BuildProgress | { phase: "query"; variant: VariantName; done: number; total: number }) => void;
 }
 
 /** What one variant scored and how fast it ran. */
 export interface VariantResult {
+  /** The variant. */
   name: VariantName;
+  /** Its label in reports. */
   label: string;
+  /** Mean of each metric over the evaluated queries. */
   mean: MetricValues;
+  /** Query id → its metrics. */
   perQuery: Map<string, MetricValues>;
+  /** Queries in the mean (see {@link RunEvaluation}). */
   evaluatedQueries: number;
+  /** The run, `depth` documents per query. */
   run: Run;
+  /** Per-lookup latency. */
   latency: LatencySummary;
   /** Median milliseconds per lookup stage (`l0`, `l1`, `merge`, ...). */
   stagesP50Ms: Record<string, number>;
@@ -52,33 +60,45 @@ export interface VariantResult {
 
 /** The retrieval settings a run used, after the calibration and the options were applied. */
 export interface SettingsInEffect {
+  /** Weight of L0 in the fused score. */
   l0Weight: number;
   /** Where the weight came from. */
   l0WeightSource: "--l0-weight" | "calibration" | "defaults";
+  /** The relevance judgement's thresholds. */
   relevance: RelevanceThresholds;
 }
 
 /** A whole BEIR evaluation: the dataset, the index, and every variant's scores. */
 export interface BeirEvalResult {
+  /** The dataset folder, as given. */
   dataset: string;
+  /** The split evaluated. */
   split: string;
+  /** Documents indexed. */
   documents: number;
+  /** Queries run. */
   queries: number;
   /** Query id → text. */
   queryTexts: Record<string, string>;
   /** Document id → title, for every document. */
   titles: Map<string, string>;
+  /** The split's judgements. */
   qrels: Qrels;
   /** Judgements of the qrels naming a document or query the dataset lacks (within the limits). */
   unknownJudgements: UnknownJudgements;
   /** Queries longer than a lookup takes (1,000 characters), each run on its head. */
   cutQueries: number;
+  /** The index's fingerprint (corpus and settings). */
   fingerprint: string;
   /** The index-time calibration (fusion weight unless `l0Weight` is given, relevance thresholds). */
   calibration: CorpusCalibration;
+  /** The retrieval settings the run used. */
   inEffect: SettingsInEffect;
+  /** Seconds to build the index. */
   indexSeconds: number;
+  /** The settings recorded in the report (depth, fusion weight, relevance, index settings, calibration). */
   config: Record<string, unknown>;
+  /** Every variant's scores and timings, in the order of `variants`. */
   variants: VariantResult[];
   /** LangGraph's own cost per lookup; null when `floorRuns` is 0. */
   floor: LatencySummary | null;
