@@ -4,7 +4,9 @@
 // the tarball's metadata, files and shipped links hold (scripts/package-check/check-package.ts),
 // that the install is clean (no ERESOLVE / EBADENGINE / peer warnings about our package), that there is
 // one copy of @langchain/core and of @langchain/langgraph, that strict `tsc` accepts the tool in
-// `createAgent` and `ToolNode`, and that one agent call returns evidence.
+// `createAgent` and `ToolNode`, that one agent call returns evidence, that the app imports and
+// uses both entry points (`lookup-knowledge` and `lookup-knowledge/eval`, with no promptfoo
+// installed), and that the installed bin answers `--version`.
 //
 // Usage: node scripts/consumer-smoke.mjs [--keep]
 //   --keep  leave the temporary folder (tarball, app, logs) in place and print its path.
@@ -258,6 +260,14 @@ async function main() {
     await step("run", async () => {
       const output = (await runOrFail("node", ["dist/agent.js"], app)).trim();
       return { detail: output.split("\n").at(-1) ?? "" };
+    });
+    await step("bin", async () => {
+      // The CLI as an app's scripts run it: the installed bin, from the app's folder.
+      const version = (await runOrFail("npx", ["--no", "--", "lookup-knowledge", "--version"], app)).trim();
+      const expected = JSON.parse(await readFile(join(REPO, "package.json"), "utf8")).version;
+      if (!version.split("\n").includes(expected))
+        throw new StepError(`lookup-knowledge --version printed "${version.slice(0, 200)}", expected ${expected}`);
+      return { detail: `npx lookup-knowledge --version: ${expected}` };
     });
     passed = true;
     console.log(`${PREFIX} all steps passed in ${seconds(performance.now() - started)}s`);

@@ -23,7 +23,10 @@
  * `BuildProgress`, `RelevanceThresholds`, and the lookup result's `RetrievalLayer`, `EvidenceLayer`,
  * `L1Status`, `FallbackReason`, `RelevanceAssessment`) are exported once, from `lookup-knowledge`.
  *
- * promptfoo is an optional peer dependency: only its types are imported here.
+ * promptfoo is an optional peer dependency, and nothing here imports it, not even its types: the
+ * shapes the provider, the generator and the assertions take and return are declared in this
+ * package (`AssertionContext`, `GradingResult`, `TestCase`, ...) and match promptfoo's own, so
+ * these declarations type-check in an app that has no promptfoo.
  *
  * @packageDocumentation
  */
@@ -38,6 +41,15 @@ export { assertions, type GoldenAssertion, type GoldenAssertions } from "./asser
 export { afterAll as baselineGateHook } from "./promptfoo/baseline-gate.js";
 export type { AfterAllContext, BaselineGateConfig, GateVerdict } from "./promptfoo/baseline-gate.js";
 export type { PromptfooOutput, PromptfooSummary } from "./promptfoo/summarize-results.js";
+export type {
+  Assertion,
+  AssertionContext,
+  CallApiContext,
+  GradingResult,
+  ProviderOptions,
+  ProviderResponse,
+  TestCase,
+} from "./promptfoo/promptfoo-shapes.js";
 
 // Golden sets in CI: run the suite, read the set, read and check a baseline.
 export { runGoldenEval, type GoldenEvalPlan, type GoldenEvalRun, type RunGoldenEvalOptions } from "./promptfoo/run-golden-eval.js";

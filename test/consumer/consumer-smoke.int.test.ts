@@ -7,7 +7,7 @@ const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const SCRIPT = join(REPO, "scripts", "consumer-smoke.mjs");
 /** Pack, a fresh install (hnswlib-node compiles), two strict tsc runs and the agent call take about two minutes. */
 const TIMEOUT_MS = 10 * 60_000;
-const STEPS = ["pack", "contents", "install", "dedupe", "typecheck", "build", "run"] as const;
+const STEPS = ["pack", "contents", "install", "dedupe", "typecheck", "build", "run", "bin"] as const;
 
 /** Why `npm pack` cannot run here, or null when it can. */
 function cannotPack(): string | null {
@@ -30,7 +30,7 @@ function runSmoke(): Promise<{ code: number | null; output: string }> {
 
 describe("the packed package in a fresh LangChain app", () => {
   it(
-    "ships its docs with every link resolving, installs without peer or engine warnings, keeps one @langchain/core, type-checks strictly and runs one agent call",
+    "ships its docs with every link resolving, installs without peer or engine warnings, keeps one @langchain/core, type-checks strictly, runs one agent call, uses both entry points and runs the bin",
     async (ctx) => {
       const cannot = cannotPack();
       if (cannot !== null) ctx.skip(cannot);
@@ -44,7 +44,7 @@ describe("the packed package in a fresh LangChain app", () => {
         /^\[consumer-smoke\] dedupe: ok .* - @langchain\/core@1\.3\.\d+ \(1 copy\), @langchain\/langgraph@[\d.]+ \(1 copy\)$/m,
       );
       expect(output).toMatch(
-        /^\[consumer-smoke\] run: ok .* agent call ok: 1 ToolMessage, [1-9]\d* evidence block\(s\).*primary billing\/invoice-run-rollback\.md#/m,
+        /^\[consumer-smoke\] run: ok .* agent call ok: 1 ToolMessage, [1-9]\d* evidence block\(s\).*primary billing\/invoice-run-rollback\.md#.*lookup-knowledge\/eval ok: nDCG@10 1\.000/m,
       );
       expect(output).toMatch(/^\[consumer-smoke\] contents: ok .* - [1-9]\d* links in [1-9]\d* pages resolve/m);
       expect(output).toMatch(/^\[consumer-smoke\] all steps passed in /m);

@@ -1,4 +1,4 @@
-import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
+import type { AssertionContext, GradingResult } from "../promptfoo/promptfoo-shapes.js";
 import { isFailure, readCase } from "../promptfoo/golden-case.js";
 import { normalizeDomain } from "../../text/normalize-domain.js";
 
@@ -7,7 +7,7 @@ import { normalizeDomain } from "../../text/normalize-domain.js";
  * hints' single domain; never with zero or several. Every L1 block carries that filter. Also
  * scores whether the hints found the case's expected domain (`domain_hint_match`).
  */
-export default function domainFilter(_output: string, context: AssertionValueFunctionContext): GradingResult {
+export default function domainFilter(_output: string, context: AssertionContext): GradingResult {
   const graded = readCase(context);
   if (isFailure(graded)) return graded;
   const { artifact, vars } = graded;

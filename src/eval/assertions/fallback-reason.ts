@@ -1,11 +1,11 @@
-import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
+import type { AssertionContext, GradingResult } from "../promptfoo/promptfoo-shapes.js";
 import type { FallbackReason, L1Status } from "../../types.js";
 import { isFailure, readCase } from "../promptfoo/golden-case.js";
 
 const EXPECTED: Record<L1Status, FallbackReason> = { ok: null, empty: "l1_empty", error: "l1_error", disabled: "l1_disabled", unavailable: "l1_unavailable" };
 
 /** The fallback reason matches what happened to L1, L1 is disabled exactly in the `L0 only` variant, and it never errors on the sample corpus. */
-export default function fallbackReason(_output: string, context: AssertionValueFunctionContext): GradingResult {
+export default function fallbackReason(_output: string, context: AssertionContext): GradingResult {
   const graded = readCase(context);
   if (isFailure(graded)) return graded;
   const { artifact, metadata } = graded;

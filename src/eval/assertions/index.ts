@@ -1,4 +1,4 @@
-import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
+import type { AssertionContext, GradingResult } from "../promptfoo/promptfoo-shapes.js";
 import domainFilter from "./domain-filter.js";
 import fallbackReason from "./fallback-reason.js";
 import hitAtK from "./hit-at-k.js";
@@ -15,7 +15,7 @@ import traceLine from "./trace-line.js";
  * ({@link LookupProviderMetadata}) and the test's golden labels, never from the output text; a
  * case without them fails with a reason, never passes.
  */
-export type GoldenAssertion = (output: string, context: AssertionValueFunctionContext) => GradingResult;
+export type GoldenAssertion = (output: string, context: AssertionContext) => GradingResult;
 
 /**
  * The golden suite's assertions. Contract checks fail a case; quality scores never do (unless the

@@ -1,9 +1,9 @@
-import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
+import type { AssertionContext, GradingResult } from "../promptfoo/promptfoo-shapes.js";
 import { mrrAtK } from "../metrics/index.js";
 import { isFailure, judgements, metricResult, readCase } from "../promptfoo/golden-case.js";
 
 /** Reciprocal rank of the first gold source within the top 10. */
-export default function mrrAt10(_output: string, context: AssertionValueFunctionContext): GradingResult {
+export default function mrrAt10(_output: string, context: AssertionContext): GradingResult {
   const graded = readCase(context);
   if (isFailure(graded)) return graded;
   const value = mrrAtK(graded.ranked, judgements(graded.vars.gold), 10);

@@ -1,9 +1,9 @@
-import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
+import type { AssertionContext, GradingResult } from "../promptfoo/promptfoo-shapes.js";
 import { ndcgAtK } from "../metrics/index.js";
 import { isFailure, judgements, metricResult, readCase } from "../promptfoo/golden-case.js";
 
 /** nDCG@10 of the evidence order against the case's gold sources (graded: first gold 2, others 1). */
-export default function ndcgAt10(_output: string, context: AssertionValueFunctionContext): GradingResult {
+export default function ndcgAt10(_output: string, context: AssertionContext): GradingResult {
   const graded = readCase(context);
   if (isFailure(graded)) return graded;
   const value = ndcgAtK(graded.ranked, judgements(graded.vars.gold), 10);

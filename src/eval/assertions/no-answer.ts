@@ -1,4 +1,4 @@
-import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
+import type { AssertionContext, GradingResult } from "../promptfoo/promptfoo-shapes.js";
 import { isFailure, metricResult, readCase } from "../promptfoo/golden-case.js";
 
 /**
@@ -6,7 +6,7 @@ import { isFailure, metricResult, readCase } from "../promptfoo/golden-case.js";
  * confident block: `no_answer_low` 1 or 0. A quality score (its mean is gated), so the case fails
  * only below `config.min` (default 0).
  */
-export default function noAnswer(_output: string, context: AssertionValueFunctionContext): GradingResult {
+export default function noAnswer(_output: string, context: AssertionContext): GradingResult {
   const graded = readCase(context);
   if (isFailure(graded)) return graded;
   const { level, reason } = graded.artifact.relevance;

@@ -1,9 +1,9 @@
-import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
+import type { AssertionContext, GradingResult } from "../promptfoo/promptfoo-shapes.js";
 import { recallAtK } from "../metrics/index.js";
 import { isFailure, judgements, metricResult, readCase } from "../promptfoo/golden-case.js";
 
 /** Share of the gold sources found within the top `k` (assertion config `k`, default 5). */
-export default function recallAt(_output: string, context: AssertionValueFunctionContext): GradingResult {
+export default function recallAt(_output: string, context: AssertionContext): GradingResult {
   const graded = readCase(context);
   if (isFailure(graded)) return graded;
   const k = Number(context.config?.k ?? 5);

@@ -1,4 +1,4 @@
-import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
+import type { AssertionContext, GradingResult } from "../promptfoo/promptfoo-shapes.js";
 import { isFailure, readCase } from "../promptfoo/golden-case.js";
 
 /**
@@ -8,7 +8,7 @@ import { isFailure, readCase } from "../promptfoo/golden-case.js";
  * score (its rating promises nothing about a right answer). Informative: the means are gated
  * against the baseline, so the case itself always passes.
  */
-export default function relevanceJudgement(_output: string, context: AssertionValueFunctionContext): GradingResult {
+export default function relevanceJudgement(_output: string, context: AssertionContext): GradingResult {
   const graded = readCase(context);
   if (isFailure(graded)) return graded;
   const { vars, artifact, ranked } = graded;

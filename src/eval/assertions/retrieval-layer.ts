@@ -1,4 +1,4 @@
-import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
+import type { AssertionContext, GradingResult } from "../promptfoo/promptfoo-shapes.js";
 import type { RetrievalLayer } from "../../types.js";
 import { isFailure, readCase } from "../promptfoo/golden-case.js";
 
@@ -9,7 +9,7 @@ const ALLOWED: Record<string, RetrievalLayer[]> = { L0: ["L0", "none"], L1: ["L1
  * layer whose hit reasons appear is named (a named layer may have contributed candidates that
  * did not make the cut), `none` exactly when there is no evidence, and L1 only when L1 answered.
  */
-export default function retrievalLayer(_output: string, context: AssertionValueFunctionContext): GradingResult {
+export default function retrievalLayer(_output: string, context: AssertionContext): GradingResult {
   const graded = readCase(context);
   if (isFailure(graded)) return graded;
   const { artifact, metadata } = graded;

@@ -1,9 +1,9 @@
-import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
+import type { AssertionContext, GradingResult } from "../promptfoo/promptfoo-shapes.js";
 import { CONTENT_PREVIEW_CHARS } from "../../trace/trace-record.js";
 import { isFailure, readCase } from "../promptfoo/golden-case.js";
 
 /** Exactly one trace line per call, for this invocation, with previews of at most 200 characters and no block's full content. */
-export default function traceLine(_output: string, context: AssertionValueFunctionContext): GradingResult {
+export default function traceLine(_output: string, context: AssertionContext): GradingResult {
   const graded = readCase(context);
   if (isFailure(graded)) return graded;
   const { artifact, metadata } = graded;

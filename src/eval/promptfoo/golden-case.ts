@@ -1,4 +1,4 @@
-import type { AssertionValueFunctionContext, GradingResult } from "promptfoo";
+import type { AssertionContext, GradingResult } from "./promptfoo-shapes.js";
 import type { CompactLookup } from "./compact-lookup.js";
 import type { LookupProviderMetadata } from "./lookup-provider.js";
 
@@ -34,7 +34,7 @@ export interface GradedCase {
 }
 
 /** Reads the golden vars and the provider's metadata; a missing piece is a clear failure, not a pass. */
-export function readCase(context: AssertionValueFunctionContext): GradedCase | GradingResult {
+export function readCase(context: AssertionContext): GradedCase | GradingResult {
   const metadata = (context.metadata ?? context.providerResponse?.metadata) as LookupProviderMetadata | undefined;
   if (!metadata?.artifact) return { pass: false, score: 0, reason: "the provider returned no lookup artifact in metadata" };
   const labels = context.test.metadata as { query?: string; kind?: string; split?: GoldenSplit; gold?: unknown; expected_domain?: string } | undefined;

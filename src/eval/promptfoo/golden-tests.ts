@@ -1,4 +1,4 @@
-import type { Assertion, TestCase } from "promptfoo";
+import type { Assertion, TestCase } from "./promptfoo-shapes.js";
 import { loadCorpus } from "../../corpus/load-corpus.js";
 import { checkGoldSources, readGoldenSet, type GoldenEntry } from "./golden-set.js";
 import { inertTemplateText } from "./inert-template.js";

@@ -1,7 +1,7 @@
 import type { CorpusCalibration } from "../../calibration/calibration.js";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { ApiProvider, CallApiContextParams, ProviderOptions, ProviderResponse } from "promptfoo";
+import type { CallApiContext, ProviderOptions, ProviderResponse } from "./promptfoo-shapes.js";
 import { LookupKnowledgeError } from "../../errors.js";
 import { KnowledgeBase } from "../../knowledge-base/knowledge-base.js";
 import { createLookupKnowledgeTool } from "../../tool/lookup-knowledge-tool.js";
@@ -70,7 +70,7 @@ function knowledgeBase(corpusDir: string): Promise<KnowledgeBase> {
  * output, the artifact and this call's trace lines are metadata. One knowledge base is built
  * per process and shared by the variants.
  */
-export default class LookupKnowledgeProvider implements ApiProvider {
+export default class LookupKnowledgeProvider {
   /** The provider's config with the defaults applied. */
   readonly config: Required<LookupProviderConfig>;
   /** The variant this provider runs. */
@@ -121,7 +121,7 @@ export default class LookupKnowledgeProvider implements ApiProvider {
    * A failed lookup is an `error` in the response, never a throw.
    * @returns the evidence text as `output`, {@link LookupProviderMetadata} as `metadata`.
    */
-  async callApi(prompt: string, context?: CallApiContextParams): Promise<ProviderResponse> {
+  async callApi(prompt: string, context?: CallApiContext): Promise<ProviderResponse> {
     try {
       const tool = await this.tool();
       const vars = context?.vars ?? {};

@@ -1,13 +1,16 @@
 // The consumer smoke app: what a fresh LangChain project does with lookup-knowledge, installed
 // from the packed tarball. Builds a knowledge base from a tiny corpus in a temp folder, binds the
 // tool in `createAgent` and `ToolNode`, runs one agent call with a fake model that calls the tool
-// once and then answers, and checks the ToolMessage carries evidence. Exits 1 on any failure.
+// once and then answers, and checks the ToolMessage carries evidence; then scores the agent's
+// evidence with the `lookup-knowledge/eval` entry point (no promptfoo installed, as in most apps).
+// Exits 1 on any failure.
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { createAgent } from "langchain";
 import { createLookupKnowledgeTool, KnowledgeBase, TOOL_NAME, type LookupResult } from "lookup-knowledge";
+import { evaluateRun, LookupKnowledgeProvider, ndcgAtK, type Qrels, type Run } from "lookup-knowledge/eval";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -124,6 +127,16 @@ async function main(): Promise<string> {
     check(nodeMessage !== undefined, "ToolNode returned no message");
     const nodeResult = checkToolMessage(nodeMessage, "call_lookup_2");
 
+    // The evaluation entry point: the evidence as a run, scored against one judgement.
+    const expectedSource = result.primary?.source ?? "";
+    const ranked = result.evidence.map((block) => block.source);
+    const run: Run = new Map([["q1", ranked.map((docId, rank) => ({ docId, score: ranked.length - rank }))]]);
+    const qrels: Qrels = new Map([["q1", new Map([[expectedSource, 1]])]]);
+    const ndcg = evaluateRun(run, qrels).mean.ndcgAt10;
+    check(ndcg === ndcgAtK(ranked, new Map([[expectedSource, 1]]), 10), "evaluateRun and ndcgAtK disagree");
+    check(ndcg === 1, `the primary block is not ranked first: nDCG@10 ${ndcg}`);
+    check(typeof LookupKnowledgeProvider === "function", "lookup-knowledge/eval has no promptfoo provider class");
+
     await lookup.close();
     const traceLines = (await readFile(tracePath, "utf8")).split("\n").filter((line) => line.trim() !== "");
     check(traceLines.length === 2, `expected 2 trace lines, got ${traceLines.length}`);
@@ -131,7 +144,8 @@ async function main(): Promise<string> {
     return (
       `agent call ok: 1 ToolMessage, ${result.evidence.length} evidence block(s), layer ${result.retrievalLayer}, ` +
       `relevance ${result.relevance.level}, primary ${result.primary?.source}; ` +
-      `ToolNode ok: ${nodeResult.evidence.length} block(s); trace ${traceLines.length} lines; final answer "${String(last.content)}"`
+      `ToolNode ok: ${nodeResult.evidence.length} block(s); trace ${traceLines.length} lines; ` +
+      `lookup-knowledge/eval ok: nDCG@10 ${ndcg.toFixed(3)}; final answer "${String(last.content)}"`
     );
   } finally {
     await rm(root, { recursive: true, force: true });
