@@ -8,7 +8,7 @@ import { integerValue, type ParsedCommand } from "./command-spec.js";
 import { createProgressBar } from "./progress.js";
 import { stopRequested } from "./stop-signal.js";
 import { openCliVectorStore } from "./pgvector-flags.js";
-import { withConsoleSilenced } from "./quiet-console.js";
+import { captureConsole } from "../console-capture.js";
 import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
 import { DEFAULT_LOCK_WAIT_SECONDS } from "./defaults.js";
 import { sweepLeftovers, withIndexLock } from "./index-lock-run.js";
@@ -186,6 +186,14 @@ export async function indexOnce(
   });
 }
 
+/**
+ * Runs `run` with what a dependency prints through the console dropped: the CLI writes through its
+ * own streams, and the library reports through `onWarning` and its errors.
+ */
+function silenced<T>(run: () => Promise<T>): Promise<T> {
+  return captureConsole(run, () => {});
+}
+
 /** Runs `lookup-knowledge index` once its command line is parsed: one run, then with `--watch` an update per batch of corpus changes until stopped. */
 export async function runIndex({ values }: ParsedCommand, log: (line: string) => void): Promise<number> {
   const corpus = String(values.corpus);
@@ -195,7 +203,7 @@ export async function runIndex({ values }: ParsedCommand, log: (line: string) =>
   const store = await openCliVectorStore(values);
   try {
     try {
-      await withConsoleSilenced(() => indexOnce(corpus, out, values.full === true, log, store.vectorStore, waitMs));
+      await silenced(() => indexOnce(corpus, out, values.full === true, log, store.vectorStore, waitMs));
     } catch (error) {
       // The first run failed: the table (or indexes) this run created hold nothing an index records.
       await store.dropCreated();
@@ -208,7 +216,7 @@ export async function runIndex({ values }: ParsedCommand, log: (line: string) =>
         corpus,
         out,
         log,
-        update: () => withConsoleSilenced(() => indexOnce(corpus, out, false, log, store.vectorStore, waitMs)),
+        update: () => silenced(() => indexOnce(corpus, out, false, log, store.vectorStore, waitMs)),
         stop: stopRequested(),
       });
     }

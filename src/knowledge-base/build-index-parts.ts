@@ -122,6 +122,7 @@ export async function buildIndexParts(
     } satisfies IndexHistory,
     calibration,
   };
-  const vectorStore = store === null ? null : await writeBuildRows(parts, store, resolved);
+  const vectorStore =
+    store === null ? null : await writeBuildRows(parts, store, { ...resolved, onWarning: options.onWarning });
   return { ...parts, vectorStore };
 }

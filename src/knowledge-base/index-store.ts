@@ -84,7 +84,7 @@ export async function saveIndexParts(
   );
   // Committed: the rows it no longer reads can go (a failure is a warning; the next save retries).
   if (store !== null && plan !== null) {
-    const warning = await pruneAfterSave(store, plan, {});
+    const warning = await pruneAfterSave(store, plan, { onWarning: options.onWarning });
     if (warning !== null) options.onWarning?.(warning);
   }
   return generation;

@@ -141,6 +141,7 @@ export async function updateIndexParts(
     embedBatchSize: options.embedBatchSize,
     embedTimeoutMs: options.embedTimeoutMs,
     onProgress: options.onProgress,
+    onWarning: options.onWarning,
   };
   const progress = options.onProgress ?? (() => {});
   progress({ phase: "load", done: 0, total: 1 });

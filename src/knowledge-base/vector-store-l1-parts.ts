@@ -5,18 +5,20 @@ import { DEFAULT_EMBED_BATCH_SIZE, DEFAULT_EMBED_TIMEOUT_MS } from "../l1/embedd
 import type { IndexParts, VectorStorePart } from "./index-parts.js";
 import { targetOf, type VectorStoreL1Option } from "./vector-store-option.js";
 import { foreignRowIds } from "./row-retention.js";
-import { chunkOfRowMap, newGeneration, rowIdOf, writeRows } from "./vector-store-rows.js";
+import { chunkOfRowMap, newGeneration, rowIdOf, writeRows, type RowWriteLimits } from "./vector-store-rows.js";
 
-/** Batch size and deadline of store writes: those of embedding. */
+/** Batch size and deadline of store writes (those of embedding), and the caller's `onWarning`. */
 export interface WriteOptions {
   embedBatchSize?: number;
   embedTimeoutMs?: number;
+  onWarning?: (message: string) => void;
 }
 
-export function limitsOf(options: WriteOptions) {
+export function limitsOf(options: WriteOptions): RowWriteLimits {
   return {
     batchSize: options.embedBatchSize ?? DEFAULT_EMBED_BATCH_SIZE,
     timeoutMs: options.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS,
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import { createHash, randomBytes } from "node:crypto";
 import { errorDetail, LookupKnowledgeError } from "../errors.js";
+import { captureConsole } from "../console-capture.js";
 import { withDeadline } from "../deadline.js";
 import { accessKeyOf } from "../access/access-key.js";
 import {
@@ -68,11 +69,16 @@ export function chunkOfRowMap(chunks: readonly Chunk[], embedder: EmbedderInfo, 
   return new Map(chunks.map((chunk, i) => [rowIdOf(chunk, embedder, rows), i]));
 }
 
-/** How a sync writes: rows per `addVectors` call and the time one store call may take. */
+/** How a sync writes: rows per `addVectors` call, the time one store call may take, and where what the store prints goes. */
 export interface RowWriteLimits {
   batchSize: number;
   timeoutMs: number;
+  /** The caller's `onWarning`: gets what the store prints during a call that succeeds (see {@link storeCall}). */
+  onWarning?: (message: string) => void;
 }
+
+/** Most characters of a line a store printed that a warning shows. */
+const MAX_PRINTED_CHARS = 300;
 
 /** Rows to write: chunk numbers into `chunks`, with their vectors (row-major, `dimensions` each). */
 export interface RowAdditions {
@@ -83,22 +89,35 @@ export interface RowAdditions {
   fresh: boolean;
 }
 
-/** Runs one store call within the deadline. @throws LookupKnowledgeError `VECTOR_STORE_FAILED` / `VECTOR_STORE_TIMEOUT` naming `step`. */
+/**
+ * Runs one store call within the deadline. What the store prints through the console meanwhile
+ * (LangChain's `PGVectorStore.addVectors` prints a failed insert before throwing it) never reaches
+ * the console: when the call succeeds, each line goes to `onWarning`; when it fails, the error
+ * thrown says it.
+ * @throws LookupKnowledgeError `VECTOR_STORE_FAILED` / `VECTOR_STORE_TIMEOUT` naming `step`.
+ */
 export async function storeCall(
   dialect: VectorStoreDialect,
   step: string,
-  timeoutMs: number,
+  limits: Pick<RowWriteLimits, "timeoutMs" | "onWarning">,
   call: () => Promise<unknown>,
 ): Promise<void> {
+  const { timeoutMs, onWarning } = limits;
+  const printed: string[] = [];
   try {
-    await withDeadline(async () => call(), {
-      timeoutMs,
-      onTimeout: () =>
-        new LookupKnowledgeError(
-          "VECTOR_STORE_TIMEOUT",
-          `the ${dialect.name} vector store did not ${step} within ${timeoutMs} ms; check the database, or raise embedTimeoutMs.`,
-        ),
-    });
+    // Captured until the deadline, not until a call given up on ends: no capture outlives storeCall.
+    await captureConsole(
+      () =>
+        withDeadline(async () => call(), {
+          timeoutMs,
+          onTimeout: () =>
+            new LookupKnowledgeError(
+              "VECTOR_STORE_TIMEOUT",
+              `the ${dialect.name} vector store did not ${step} within ${timeoutMs} ms; check the database, or raise embedTimeoutMs.`,
+            ),
+        }),
+      (line) => void printed.push(line),
+    );
   } catch (error) {
     if (error instanceof LookupKnowledgeError) throw error;
     throw new LookupKnowledgeError(
@@ -106,6 +125,10 @@ export async function storeCall(
       `the ${dialect.name} vector store could not ${step}: ${errorDetail(error)}`,
       { cause: error },
     );
+  }
+  for (const line of printed) {
+    const shown = line.length > MAX_PRINTED_CHARS ? `${line.slice(0, MAX_PRINTED_CHARS)}…` : line;
+    onWarning?.(`lookup-knowledge: the ${dialect.name} vector store printed while asked to ${step}: ${shown}`);
   }
 }
 
@@ -130,7 +153,7 @@ export async function writeRows(
   const final = embedder.kind !== "statistical-lsa" || dimensions >= MAX_DEFAULT_DIMENSIONS;
   const prepare = dialect.prepare?.bind(dialect);
   if (prepare !== undefined && chunkIds.length > 0)
-    await storeCall(dialect, "prepare its table", limits.timeoutMs, () => prepare(store, { dimensions, final }));
+    await storeCall(dialect, "prepare its table", limits, () => prepare(store, { dimensions, final }));
   for (let start = 0; start < chunkIds.length; start += limits.batchSize) {
     const ids = chunkIds.slice(start, start + limits.batchSize);
     const rowIds = ids.map((id) => rowIdOf(chunks[id], embedder, rows));
@@ -153,11 +176,8 @@ export async function writeRows(
       id: rowIds[i],
     }));
     const span = `rows ${start + 1}-${start + ids.length}`;
-    if (!add.fresh)
-      await storeCall(dialect, `replace ${span}`, limits.timeoutMs, () => deleteRows(store, dialect, rowIds));
-    await storeCall(dialect, `add ${span}`, limits.timeoutMs, () =>
-      store.addVectors(vectorsOfBatch, docs, { ids: rowIds }),
-    );
+    if (!add.fresh) await storeCall(dialect, `replace ${span}`, limits, () => deleteRows(store, dialect, rowIds));
+    await storeCall(dialect, `add ${span}`, limits, () => store.addVectors(vectorsOfBatch, docs, { ids: rowIds }));
     onProgress?.(start + ids.length, chunkIds.length);
   }
 }
@@ -181,9 +201,7 @@ export async function pruneRows(
   try {
     for (let start = 0; start < pending.length; start += limits.batchSize) {
       const ids = pending.slice(start, start + limits.batchSize);
-      await storeCall(dialect, `delete ${ids.length} old rows`, limits.timeoutMs, () =>
-        deleteRows(store, dialect, [...ids]),
-      );
+      await storeCall(dialect, `delete ${ids.length} old rows`, limits, () => deleteRows(store, dialect, [...ids]));
     }
   } catch (error) {
     return { pendingDeleted: false, warning: failed(error) };
@@ -195,7 +213,7 @@ export async function pruneRows(
       warning: `lookup-knowledge: the ${dialect.name} dialect has no deleteOtherGenerations, so rows of earlier builds stay in the store (never returned: lookups filter on the generation).`,
     };
   try {
-    await storeCall(dialect, "delete the rows of earlier builds", limits.timeoutMs, () => other(store, rows));
+    await storeCall(dialect, "delete the rows of earlier builds", limits, () => other(store, rows));
     return { pendingDeleted: true, warning: null };
   } catch (error) {
     return { pendingDeleted: true, warning: failed(error) };

@@ -1,7 +1,7 @@
 import type { DocumentInterface } from "@langchain/core/documents";
 import { Embeddings } from "@langchain/core/embeddings";
 import { VectorStore, type VectorStoreInterface } from "@langchain/core/vectorstores";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { LookupKnowledgeError } from "../../src/errors.js";
 import type { EmbedderInfo } from "../../src/knowledge-base/manifest.js";
 import {
@@ -400,13 +400,13 @@ describe("writeRows", () => {
 describe("storeCall", () => {
   it("resolves when the call does", async () => {
     let ran = 0;
-    await storeCall(PLAIN, "ping", 0, async () => void ran++);
+    await storeCall(PLAIN, "ping", { timeoutMs: 0 }, async () => void ran++);
     expect(ran).toBe(1);
   });
 
   it("turns a call that throws synchronously, or rejects with a non-Error, into VECTOR_STORE_FAILED naming the step", async () => {
     const sync = await rejection(
-      storeCall(PLAIN, "count its rows", 0, () => {
+      storeCall(PLAIN, "count its rows", { timeoutMs: 0 }, () => {
         throw new TypeError("pool.query is not a function");
       }),
     );
@@ -414,20 +414,63 @@ describe("storeCall", () => {
       code: "VECTOR_STORE_FAILED",
       message: "lookup-knowledge: the fake vector store could not count its rows: pool.query is not a function",
     });
-    const text = await rejection(storeCall(PLAIN, "count its rows", 0, async () => Promise.reject("ECONNRESET")));
+    const text = await rejection(
+      storeCall(PLAIN, "count its rows", { timeoutMs: 0 }, async () => Promise.reject("ECONNRESET")),
+    );
     expect(text).toMatchObject({
       code: "VECTOR_STORE_FAILED",
       message: "lookup-knowledge: the fake vector store could not count its rows: ECONNRESET",
     });
   });
 
+  it("hands what the store prints during a call that succeeds to onWarning, one line each, never to the console", async () => {
+    const original = console.error;
+    const printed = vi.fn();
+    console.error = printed;
+    try {
+      const warnings: string[] = [];
+      await storeCall(PLAIN, "add rows 1-2", { timeoutMs: 0, onWarning: (line) => warnings.push(line) }, async () => {
+        console.error(`Failed to create HNSW index, error: ${"x".repeat(400)}\n    at stack`);
+      });
+      expect(warnings).toEqual([
+        `lookup-knowledge: the fake vector store printed while asked to add rows 1-2: Failed to create HNSW index, error: ${"x".repeat(264)}…`,
+      ]);
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      console.error = original;
+    }
+  });
+
+  it("keeps what a failing call printed off the console and out of onWarning: its error says it", async () => {
+    const original = console.error;
+    const printed = vi.fn();
+    console.error = printed;
+    try {
+      const warnings: string[] = [];
+      const error = await rejection(
+        storeCall(PLAIN, "add rows 1-2", { timeoutMs: 0, onWarning: (line) => warnings.push(line) }, async () => {
+          console.error(new Error("expected 3 dimensions, not 11"));
+          throw new Error("Error inserting: expected 3 dimensions, not 11");
+        }),
+      );
+      expect(error).toMatchObject({ code: "VECTOR_STORE_FAILED" });
+      expect((error as Error).message).toContain("expected 3 dimensions, not 11");
+      expect(warnings).toEqual([]);
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      console.error = original;
+    }
+  });
+
   it("passes a LookupKnowledgeError of the call through with its own code", async () => {
     const own = new LookupKnowledgeError("INVALID_OPTION", "no such table");
-    expect(await rejection(storeCall(PLAIN, "count its rows", 0, async () => Promise.reject(own)))).toBe(own);
+    expect(await rejection(storeCall(PLAIN, "count its rows", { timeoutMs: 0 }, async () => Promise.reject(own)))).toBe(
+      own,
+    );
   });
 
   it("fails with VECTOR_STORE_TIMEOUT naming the step and the deadline when the call hangs", async () => {
-    const error = await rejection(storeCall(PLAIN, "count its rows", 15, () => new Promise(() => {})));
+    const error = await rejection(storeCall(PLAIN, "count its rows", { timeoutMs: 15 }, () => new Promise(() => {})));
     expect(error).toMatchObject({
       code: "VECTOR_STORE_TIMEOUT",
       message:

@@ -2,6 +2,7 @@ import { Embeddings } from "@langchain/core/embeddings";
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import { errorDetail, LookupKnowledgeError } from "../../errors.js";
 import { withDeadline } from "../../deadline.js";
+import { pinnedSslMode } from "./pg-ssl-mode.js";
 import { tablePlace } from "./pgvector-table-place.js";
 import { pgvectorDialect } from "./pgvector-dialect.js";
 import {
@@ -16,7 +17,13 @@ import type { VectorStoreDialect } from "./vector-store-dialect.js";
 
 /** Options of {@link connectPgVectorStore}. */
 export interface PgVectorConnectOptions {
-  /** `postgresql://user:password@host:5432/db`; never saved in the index. */
+  /**
+   * `postgresql://user:password@host:5432/db`; never saved in the index. `sslmode=prefer`,
+   * `require` and `verify-ca` are passed to `pg` as `sslmode=verify-full`, their meaning in pg 8
+   * (TLS, the certificate and host name verified; trust a private CA with `sslrootcert=ca.pem`),
+   * so that pg does not print its warning that it aliases them; `uselibpqcompat=true` keeps libpq's
+   * weaker meanings, as pg has them.
+   */
   connectionString: string;
   /** Table of the rows, one per knowledge base (or per collection). @default "lookup_knowledge_chunks" */
   tableName?: string;
@@ -179,7 +186,7 @@ export async function connectPgVectorStore(options: PgVectorConnectOptions): Pro
   // Each new session, before the pool hands it out: the setting is per session, and only pgvector 0.8+ has it.
   const onConnect = async (client: PgClientLike) => void (await client.query(ITERATIVE_SCAN_SQL).catch(() => {}));
   const pool = new pg.default.Pool({
-    connectionString: options.connectionString,
+    connectionString: pinnedSslMode(options.connectionString),
     max,
     connectionTimeoutMillis: connectionTimeoutMs,
     onConnect,
