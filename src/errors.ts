@@ -4,6 +4,8 @@ export type LookupKnowledgeErrorCode =
   | "CORPUS_NOT_FOUND"
   /** A corpus file cannot be indexed; the loader reports it as a skip, never as a failed build. */
   | "CORPUS_FILE_INVALID"
+  /** A LangChain document loader, or the iterable of documents, threw: nothing was indexed or synced. */
+  | "DOCUMENTS_UNREADABLE"
   /** No saved index in the folder. */
   | "INDEX_NOT_FOUND"
   /** A saved index is damaged or inconsistent; rebuild it. */

@@ -11,7 +11,7 @@
  * @packageDocumentation
  */
 
-// The knowledge base: build, save, load, update, follow, lock.
+// The knowledge base: build (from a folder or LangChain documents), save, load, update, sync, follow, lock.
 export { KnowledgeBase } from "./knowledge-base/knowledge-base.js";
 export type { BuildProgress, KnowledgeBaseOptions } from "./knowledge-base/build-options.js";
 export type { SaveOptions, SaveProgress, SaveStep } from "./knowledge-base/save-options.js";
@@ -19,6 +19,17 @@ export type { LoadOptions } from "./knowledge-base/load-generation.js";
 export type { IndexChanges, UpdateOptions } from "./knowledge-base/update-index.js";
 export type { IndexManifest, IndexSettings, IndexHistory, EmbedderInfo } from "./knowledge-base/manifest.js";
 export type { CorpusOptions } from "./corpus/corpus-options.js";
+export type { DocumentRecord, IndexedFile } from "./corpus/load-corpus.js";
+export type { SyncDocumentsOptions } from "./knowledge-base/document-sync.js";
+export type { ReindexOptions } from "./knowledge-base/update-index.js";
+export type {
+  DocumentOptions,
+  MetadataField,
+  MetadataMapping,
+  TextSplitterLike,
+} from "./documents/document-options.js";
+export type { DocumentLoaderLike, DocumentSource } from "./documents/document-source.js";
+export type { CleanupMode, SyncResult } from "./documents/sync-documents-plan.js";
 export type { CorpusCalibration } from "./calibration/calibration.js";
 export type { CalibrationOptions } from "./calibration/calibrate-index.js";
 export type { VectorIndexOptions } from "./l1/vector-index-options.js";

@@ -8,11 +8,30 @@ import { walkCorpus, type CorpusFile } from "./walk-corpus.js";
 
 /** One indexed corpus file: its path, the SHA-256 of its bytes, and how many chunks it gave. */
 export interface IndexedFile {
+  /** The file's path relative to the corpus folder, with forward slashes; a source id for an index built from documents. */
   file: string;
+  /** SHA-256 of the file's bytes (of its documents' hashes for a source of documents), hex. */
   sha256: string;
+  /** How many chunks it gave; its chunks follow those of the files before it. */
   chunkCount: number;
   /** The file's identity when it was read (device, inode, size, mtime, ctime), to skip reading it again while unchanged. */
   stamp?: string;
+  /**
+   * For a source of LangChain documents (`file` is its source id): its documents in chunk order,
+   * each with its key within the source (`""` for a source's only document without a location),
+   * the SHA-256 of its content and metadata, and its chunk count.
+   */
+  documents?: DocumentRecord[];
+}
+
+/** One LangChain document of an indexed source, as `files.json` records it. */
+export interface DocumentRecord {
+  /** The document's key within its source (`page-3`, `line-12`, `part-2`), `""` for a source's only document without a location. */
+  key: string;
+  /** SHA-256 of the document's page content and metadata (keys sorted), hex. */
+  sha256: string;
+  /** How many chunks the document gave; its chunks follow those of the documents before it. */
+  chunkCount: number;
 }
 
 /** A file's identity as the walk saw it (device, inode, size, mtime, ctime): any write changes its ctime, whatever it does to the mtime. */

@@ -16,7 +16,8 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
  */
 export const MAX_REPEATED_FRONTMATTER_CHARS = 16 * 1024 * 1024;
 
-function metaChars(meta: DocumentMeta): number {
+/** Characters of a document's title, domain, keywords, entities, aliases and access: what every chunk of it repeats. */
+export function metaChars(meta: DocumentMeta): number {
   const list = (items: readonly string[]) => items.reduce((sum, item) => sum + item.length, 0);
   return (meta.title?.length ?? 0) + (meta.domain?.length ?? 0) + list(meta.keywords) + list(meta.entities) + list(meta.aliases) + list(meta.access ?? []);
 }

@@ -24,6 +24,10 @@ import { checkFolder, resolveBuildOptions } from "./resolve-build-options.js";
 import type { SaveOptions } from "./save-options.js";
 import { updateIndexParts, type IndexChanges, type UpdateOptions } from "./update-index.js";
 import { storeSearcherOf } from "./vector-store-l1-parts.js";
+import type { DocumentOptions } from "../documents/document-options.js";
+import type { DocumentSource } from "../documents/document-source.js";
+import { corpusOfDocuments, syncDocumentParts, type SyncDocumentsOptions } from "./document-sync.js";
+import type { SyncResult } from "../documents/sync-documents-plan.js";
 
 /**
  * A Markdown knowledge base indexed for both layers: FlexSearch + BM25 (L0) and an HNSW graph of
@@ -115,6 +119,61 @@ export class KnowledgeBase implements RetrievalSource {
       files: corpus.files,
       corpus: await corpusOriginOf(options.corpusDir),
     });
+  }
+
+  /**
+   * Indexes LangChain documents: a list, an (async) iterable, or a document loader
+   * (`DirectoryLoader`, `PDFLoader`, ...). Documents with the same source id (`sourceIdKey`,
+   * default `metadata.source`) form one source; Markdown is split by headings, other text by
+   * paragraphs (or `options.splitter`); title, domain, keywords, entities, aliases and access come
+   * from metadata (`options.metadataFields`). A document that cannot be indexed is listed in
+   * `skipped` and passed to `onWarning`. Keep the base in sync with {@link KnowledgeBase.syncDocuments}.
+   * @throws LookupKnowledgeError `DOCUMENTS_UNREADABLE` when the loader throws; `INVALID_OPTION`; the embedding errors of a build.
+   * @example
+   * const kb = await KnowledgeBase.fromDocuments(new DirectoryLoader("docs", { ".txt": (p) => new TextLoader(p) }));
+   */
+  static async fromDocuments(
+    source: DocumentSource,
+    options: KnowledgeBaseOptions & DocumentOptions = {},
+  ): Promise<KnowledgeBase> {
+    resolveBuildOptions(options);
+    options.onProgress?.({ phase: "load", done: 0, total: 1 });
+    const corpus = await corpusOfDocuments(source, options);
+    return KnowledgeBase.fromChunks(corpus.chunks, options, {
+      skipped: corpus.skipped,
+      fileCount: corpus.fileCount,
+      files: corpus.files,
+    });
+  }
+
+  /**
+   * Syncs a knowledge base built by {@link KnowledgeBase.fromDocuments} (and saved and loaded, or
+   * not) with `source`, as LangChain's `index()` syncs a vector store: every source given is
+   * replaced by the documents given for it, unchanged documents (same content and metadata) keep
+   * their chunks and vectors, and `cleanup: "full"` also removes the sources not given. Returns
+   * the synced base (use it, not this one, afterwards: the indexes change in place), the counts of
+   * documents added, updated, skipped and deleted, and what changed in the indexes. Save it to
+   * persist the sync as a new generation.
+   * @throws LookupKnowledgeError `INVALID_OPTION` for a base built from a corpus folder or
+   * ready-made chunks; `DOCUMENTS_UNREADABLE`; the embedding errors of an update.
+   * @example
+   * const { knowledgeBase, result } = await kb.syncDocuments(await loader.load(), { cleanup: "full" });
+   * await knowledgeBase.save(".index");
+   */
+  async syncDocuments(
+    source: DocumentSource,
+    options: SyncDocumentsOptions = {},
+  ): Promise<{ knowledgeBase: KnowledgeBase; result: SyncResult; changes: IndexChanges }> {
+    const { parts, changes, result } = await syncDocumentParts(this.#parts, source, options);
+    return {
+      knowledgeBase: new KnowledgeBase(
+        { ...parts, committedGeneration: undefined },
+        this.#denyUnlabelled,
+        this.#origin,
+      ),
+      result,
+      changes,
+    };
   }
 
   /** Indexes ready-made chunks (one per dataset row, for example); each chunk's `source` must be unique. */

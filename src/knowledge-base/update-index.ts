@@ -1,7 +1,7 @@
 import { MIN_CALIBRATION_CHUNKS } from "../calibration/calibrate-index.js";
 import type { CorpusCalibration } from "../calibration/calibration.js";
 import { chunkSearchText } from "../corpus/chunk-text.js";
-import { loadCorpus, type PreviousFiles } from "../corpus/load-corpus.js";
+import { loadCorpus, type LoadedCorpus, type PreviousFiles } from "../corpus/load-corpus.js";
 import { LookupKnowledgeError } from "../errors.js";
 import { LsaEmbeddings } from "../l1/embeddings/index.js";
 import { lsaRefitNeeded } from "../l1/embeddings/lsa-drift.js";
@@ -16,7 +16,7 @@ import { planUpdate, type UpdatePlan } from "./plan-update.js";
 import { resolveBuildOptions } from "./resolve-build-options.js";
 import { resolveVectorIndexOptions } from "../l1/vector-index.js";
 import { syncUpdateRows } from "./vector-store-l1-parts.js";
-import { corpusOriginOf } from "./corpus-origin.js";
+import { corpusOriginOf, type CorpusOrigin } from "./corpus-origin.js";
 
 /**
  * The calibration an update keeps, its note saying so when it no longer fits: the embedder was
@@ -135,6 +135,38 @@ export async function updateIndexParts(
       "this knowledge base was built from ready-made chunks, not a corpus folder, so it cannot be updated from one; build it again with KnowledgeBase.build or fromChunks.",
     );
   }
+  if (parts.files.some((file) => file.documents !== undefined)) {
+    throw new LookupKnowledgeError(
+      "INVALID_OPTION",
+      "this knowledge base was built from LangChain documents, not a corpus folder; sync it with kb.syncDocuments(documents).",
+    );
+  }
+  options.onProgress?.({ phase: "load", done: 0, total: 1 });
+  const previous = previousFiles(parts);
+  const corpus = await loadCorpus(options.corpusDir, options.corpus, previous);
+  const warn = options.onWarning ?? (() => {});
+  for (const { file, reason } of corpus.skipped) warn(`lookup-knowledge: skipped ${file}: ${reason}`);
+  return reindexParts(parts, corpus, new Set(previous.keys()), options, await corpusOriginOf(options.corpusDir));
+}
+
+/** How {@link reindexParts} embeds and reports: the update options without the corpus to read. */
+export type ReindexOptions = Pick<
+  KnowledgeBaseOptions,
+  "embedBatchSize" | "embedTimeoutMs" | "onWarning" | "onProgress"
+>;
+
+/**
+ * Changes `parts` into the index of `corpus`, a re-read of the corpus `parts` was built from
+ * (`previousFiles` names its files then; `corpus.reused` the files whose chunks are the very same
+ * objects): see {@link updateIndexParts}. Shared by folder updates and document syncs.
+ */
+export async function reindexParts(
+  parts: IndexParts,
+  corpus: LoadedCorpus,
+  previousFileNames: ReadonlySet<string>,
+  options: ReindexOptions,
+  corpusOrigin: CorpusOrigin | null,
+): Promise<{ parts: IndexParts; changes: IndexChanges }> {
   const { efSearch } = resolveVectorIndexOptions();
   const resolved = {
     ...resolveBuildOptions({ ...options, bm25: parts.settings.bm25, hnsw: { ...parts.settings.hnsw, efSearch } }),
@@ -144,12 +176,7 @@ export async function updateIndexParts(
     onWarning: options.onWarning,
   };
   const progress = options.onProgress ?? (() => {});
-  progress({ phase: "load", done: 0, total: 1 });
-  const previous = previousFiles(parts);
-  const corpus = await loadCorpus(options.corpusDir, options.corpus, previous);
-  const warn = options.onWarning ?? (() => {});
-  for (const { file, reason } of corpus.skipped) warn(`lookup-knowledge: skipped ${file}: ${reason}`);
-
+  const previous = previousFileNames;
   const plan = planUpdate(parts.chunks, corpus.chunks, chunkSearchText);
   const chunks = corpus.chunks;
   const now = new Set(corpus.files.map(({ file }) => file));
@@ -157,7 +184,7 @@ export async function updateIndexParts(
   const changedFiles = corpus.files
     .filter(({ file }) => previous.has(file) && !corpus.reused.has(file))
     .map(({ file }) => file);
-  const removedFiles = [...previous.keys()].filter((file) => !now.has(file)).sort();
+  const removedFiles = [...previous].filter((file) => !now.has(file)).sort();
 
   progress({ phase: "tokenize", done: 0, total: plan.added.length });
   const vocabulary = { terms: [...parts.bm25.terms], termIds: new Map(parts.bm25.terms.map((term, id) => [term, id])) };
@@ -252,7 +279,7 @@ export async function updateIndexParts(
       skipped: corpus.skipped,
       fileCount: corpus.fileCount,
       files: corpus.files,
-      corpus: await corpusOriginOf(options.corpusDir),
+      corpus: corpusOrigin,
       bm25,
       embeddings,
       vectorIndex,
