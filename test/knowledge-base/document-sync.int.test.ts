@@ -5,7 +5,9 @@ import { DirectoryLoader } from "@langchain/classic/document_loaders/fs/director
 import { JSONLinesLoader } from "@langchain/classic/document_loaders/fs/json";
 import { TextLoader } from "@langchain/classic/document_loaders/fs/text";
 import type { DocumentInterface } from "@langchain/core/documents";
+import { PDFLoader } from "@langchain/community/document_loaders/fs/pdf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { minimalPdf } from "../helpers/minimal-pdf.js";
 import { KnowledgeBase, type DocumentOptions } from "../../src/index.js";
 
 let root: string;
@@ -194,5 +196,33 @@ describe("KnowledgeBase.fromDocuments and syncDocuments over real LangChain load
       code: "INVALID_OPTION",
       message: expect.stringMatching(/syncDocuments/),
     });
+  });
+});
+
+describe("a binary format through its LangChain loader: PDFLoader (pdf-parse) over a PDF made here", () => {
+  it("indexes one source with a document per page, cites the page, and re-embeds only the edited page", async () => {
+    const path = join(root, "handbook.pdf");
+    await writeFile(
+      path,
+      minimalPdf(["Refunds over 5000 euros need the finance lead.", "Travel is booked through the travel portal."]),
+    );
+    const pdfOptions: DocumentOptions = { sourceIdKey: (document) => relative(root, String(document.metadata.source)) };
+    const kb = await KnowledgeBase.fromDocuments(new PDFLoader(path), pdfOptions);
+    expect(kb.chunks.map(({ source, breadcrumb }) => [source, breadcrumb])).toEqual([
+      ["handbook.pdf#page-1", ["page 1"]],
+      ["handbook.pdf#page-2", ["page 2"]],
+    ]);
+    const docs = await kb.asRetriever({ tracePath: null }).invoke("who approves refunds over 5000 euros");
+    expect(docs[0].metadata.source).toBe("handbook.pdf#page-1");
+    expect(docs[0].metadata.breadcrumb).toEqual(["page 1"]);
+
+    await writeFile(
+      path,
+      minimalPdf(["Refunds over 5000 euros need the finance lead.", "Travel is booked by the office manager."]),
+    );
+    const { knowledgeBase, result, changes } = await kb.syncDocuments(new PDFLoader(path), pdfOptions);
+    expect(result).toEqual({ numAdded: 0, numUpdated: 1, numSkipped: 1, numDeleted: 0 });
+    expect(changes).toMatchObject({ chunksAdded: 1, chunksKept: 1, chunksRemoved: 1 });
+    expect(knowledgeBase.chunks[1].content).toMatch(/office manager/);
   });
 });
