@@ -5,6 +5,7 @@
  * carries canaries (unique strings in its path, title, heading, body, keywords, entities,
  * aliases and domain), so that a leak shows by substring search.
  */
+import type { DocumentInterface } from "@langchain/core/documents";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
@@ -313,6 +314,29 @@ export function markdownOf(doc: LeakDoc, phase: CorpusPhase): string {
   if (label !== null) lines.push(`access: ${doc.accessAsString ? JSON.stringify(label.join(", ")) : yamlList(label)}`);
   lines.push("---", `# ${doc.title}`, "", `## ${doc.heading}`, "", doc.body, "");
   return lines.join("\n");
+}
+
+/**
+ * The corpus as LangChain documents, one per file: the Markdown body without frontmatter as page
+ * content, and title, domain, keywords, entities, aliases and access (the groups) as metadata, so
+ * that a knowledge base built from them has the chunks, sources and labels of the folder.
+ */
+export function leakDocuments(phase: CorpusPhase, docs: readonly LeakDoc[] = LEAK_DOCS): DocumentInterface[] {
+  return docs.map((doc) => {
+    const label = accessIn(doc, phase);
+    return {
+      pageContent: [`# ${doc.title}`, "", `## ${doc.heading}`, "", doc.body, ""].join("\n"),
+      metadata: {
+        source: doc.path,
+        title: doc.title,
+        ...(doc.domain !== undefined ? { domain: doc.domain } : {}),
+        keywords: doc.keywords,
+        entities: doc.entities,
+        aliases: doc.aliases,
+        ...(label !== null ? { access: doc.accessAsString ? label.join(", ") : label } : {}),
+      },
+    };
+  });
 }
 
 /** Writes the files of the corpus (`docs`: a part of it) in `phase` below `dir`. */

@@ -41,6 +41,7 @@ import {
   DOC,
   KITCHEN_SINK_QUERY,
   LEAK_DOCS,
+  leakDocuments,
   mayRead,
   writeLeakCorpus,
   type AttackQuery,
@@ -57,6 +58,12 @@ export interface L1Backend {
    * the in-process HNSW graph), and what closes it at the end.
    */
   open(): Promise<{ vectorStore(namespace: string): VectorStoreL1Option | undefined; close(): Promise<void> }>;
+  /**
+   * Where the knowledge base comes from: the corpus folder, or the same files as LangChain
+   * documents whose groups are metadata (`fromDocuments`, and `syncDocuments` for the update).
+   * @default "folder"
+   */
+  source?: "folder" | "documents";
 }
 
 /** Attack queries whose answer must hold the target when the scope may read it. */
@@ -100,14 +107,18 @@ export function describeLeakSuite(backend: L1Backend): void {
     let kb: KnowledgeBase;
     let traces = 0;
 
-    const build = (namespace: string, unlabelled?: Unlabelled) =>
-      KnowledgeBase.build({
-        corpusDir,
+    const fromDocuments = backend.source === "documents";
+    const build = (namespace: string, unlabelled?: Unlabelled) => {
+      const options = {
         embeddings,
         onWarning: () => {},
         ...(unlabelled ? { unlabelled } : {}),
         ...(stores.vectorStore(namespace) ? { vectorStore: stores.vectorStore(namespace) } : {}),
-      });
+      };
+      return fromDocuments
+        ? KnowledgeBase.fromDocuments(leakDocuments("initial"), options)
+        : KnowledgeBase.build({ corpusDir, ...options });
+    };
     const tracePath = async () => join(await temp.make(), `trace-${++traces}.jsonl`);
     const probeOptions = async (
       knowledgeBase: KnowledgeBase,
@@ -555,7 +566,9 @@ export function describeLeakSuite(backend: L1Backend): void {
     // Last: the update changes the indexes of `kb` in place.
     it("follows an update that changes files' access, before and after the save that drops the old rows", async () => {
       await writeLeakCorpus(corpusDir, "updated");
-      const { knowledgeBase, changes } = await kb.update({ corpusDir });
+      const { knowledgeBase, changes } = fromDocuments
+        ? await kb.syncDocuments(leakDocuments("updated"), { cleanup: "full" })
+        : await kb.update({ corpusDir });
       expect(changes).toBeDefined();
       const flipped = [DOC.closingVpn, DOC.openingLeave].flatMap(attackQueries);
       for (const saved of [false, true]) {
