@@ -8,8 +8,11 @@ import { walkCorpus, type CorpusFile } from "./walk-corpus.js";
 
 /** One indexed corpus file: its path, the SHA-256 of its bytes, and how many chunks it gave. */
 export interface IndexedFile {
+  /** Path of the file relative to the corpus folder, with forward slashes. */
   file: string;
+  /** Hex SHA-256 of the file's bytes when it was read. */
   sha256: string;
+  /** Number of chunks the file gave (consecutive in the chunk list). */
   chunkCount: number;
   /** The file's identity when it was read (device, inode, size, mtime, ctime), to skip reading it again while unchanged. */
   stamp?: string;
