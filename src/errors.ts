@@ -63,9 +63,16 @@ export type LookupKnowledgeErrorCode =
  * wrong and how to fix it, prefixed with the package name.
  */
 export class LookupKnowledgeError extends Error {
+  /** Always `"LookupKnowledgeError"`: the name that stack traces and `String(error)` show. */
   override readonly name = "LookupKnowledgeError";
+  /** What went wrong, stable across versions: branch on it rather than on the message. */
   readonly code: LookupKnowledgeErrorCode;
 
+  /**
+   * @param code - what went wrong
+   * @param message - what is wrong and how to fix it; the package name (`lookup-knowledge: `) is prefixed to it
+   * @param options - `cause`: the underlying error, kept as `Error.cause`
+   */
   constructor(code: LookupKnowledgeErrorCode, message: string, options?: { cause?: unknown }) {
     super(`${PREFIX}${message}`, options);
     this.code = code;

@@ -20,6 +20,7 @@ export type { IndexChanges, UpdateOptions } from "./knowledge-base/update-index.
 export type { IndexManifest, IndexSettings, IndexHistory, EmbedderInfo } from "./knowledge-base/manifest.js";
 export type { CorpusOptions } from "./corpus/corpus-options.js";
 export type { DocumentRecord, IndexedFile } from "./corpus/load-corpus.js";
+export type { CorpusOrigin } from "./knowledge-base/corpus-origin.js";
 export type { SyncDocumentsOptions } from "./knowledge-base/document-sync.js";
 export type { ReindexOptions } from "./knowledge-base/update-index.js";
 export type {
@@ -30,7 +31,7 @@ export type {
 } from "./documents/document-options.js";
 export type { DocumentLoaderLike, DocumentSource } from "./documents/document-source.js";
 export type { CleanupMode, SyncResult } from "./documents/sync-documents-plan.js";
-export type { CorpusCalibration } from "./calibration/calibration.js";
+export type { CalibrationMeasurements, CorpusCalibration, SignalQuantiles } from "./calibration/calibration.js";
 export type { CalibrationOptions } from "./calibration/calibrate-index.js";
 export type { VectorIndexOptions } from "./l1/vector-index-options.js";
 export type { Bm25Options } from "./l0/bm25-options.js";
@@ -51,6 +52,7 @@ export {
 export type { LookupKnowledgeInput } from "./graph/lookup-schema.js";
 export { createRetrievalGraph, type RetrievalGraph, type RetrievalGraphExtras } from "./graph/retrieval-graph.js";
 export { RetrievalState, type RetrievalStateType } from "./graph/state.js";
+export type { LayeredEvidence } from "./ranking/evidence.js";
 export {
   TOOL_NAME,
   type FollowingSource,
@@ -69,6 +71,8 @@ export type { KnowledgeDocumentMetadata } from "./retriever/evidence-documents.j
 
 // Who may read what: the caller's scope, from trusted code only.
 export type { AccessOption, AccessScope, UnlabelledPolicy } from "./access/access-scope.js";
+export type { AccessControl } from "./access/chunk-access.js";
+export type { ChunkFilter } from "./access/chunk-filter.js";
 
 // L1 in a vector store (pgvector and any LangChain store through a dialect).
 export {
@@ -76,20 +80,27 @@ export {
   type PgVectorConnectOptions,
   type PgVectorConnection,
 } from "./l1/vector-store/connect-pgvector.js";
-export { createVectorStoreL1Searcher, type VectorStoreL1Deps } from "./l1/vector-store/vector-store-l1.js";
-export type { VectorStoreDialect, VectorStoreTarget } from "./l1/vector-store/vector-store-dialect.js";
+export {
+  createVectorStoreL1Searcher,
+  type SearchedRows,
+  type VectorStoreL1Deps,
+} from "./l1/vector-store/vector-store-l1.js";
+export type { RowScope, VectorStoreDialect, VectorStoreTarget } from "./l1/vector-store/vector-store-dialect.js";
 export { pgvectorDialect } from "./l1/vector-store/pgvector-dialect.js";
 export { memoryDialect } from "./l1/vector-store/memory-dialect.js";
 export type { VectorStoreL1Option } from "./knowledge-base/vector-store-option.js";
 export type { RetainedRows } from "./knowledge-base/row-retention.js";
 export type { L1Searcher, L1SearchOptions } from "./l1/l1-search.js";
-export type { L0Searcher } from "./l0/l0-search.js";
+export type { L0Result, L0Searcher, L0SearchOptions } from "./l0/l0-search.js";
+export type { TermCoverage } from "./l0/term-coverage.js";
 
 // The offline default embedder.
-export { LsaEmbeddings, type LsaEmbeddingsOptions } from "./l1/embeddings/index.js";
+export { LsaEmbeddings, type LsaEmbeddingsOptions, type LsaModelHeader } from "./l1/embeddings/index.js";
+export type { TermBags } from "./text/term-bags.js";
 
 // The trace: write, read, summarise, export.
 export { JsonlTraceSink, type JsonlTraceSinkOptions, type TraceSink } from "./trace/jsonl-trace-sink.js";
+export type { OpenedTraceFile, TraceFile, TraceFileState } from "./trace/trace-file.js";
 export { readTraceFile, type TraceFileContents } from "./trace/read-trace-file.js";
 export type { ToolInvocationRecord } from "./trace/trace-record.js";
 export {

@@ -12,10 +12,21 @@ export type FallbackReason = null | "l1_empty" | "l1_error" | "l1_disabled" | "l
 
 /** Frontmatter of a knowledge-base document, normalised (aliases `category` and `tags` folded in). */
 export interface DocumentMeta {
+  /** Frontmatter `title`, trimmed; absent when the file has none. */
   title?: string;
+  /** Frontmatter `domain` (or `category`), trimmed and lower-cased; absent when blank or missing. */
   domain?: string;
+  /**
+   * Frontmatter `keywords` (or `tags`), a list or a comma-separated string: trimmed, unique, blanks
+   * left out; empty when absent.
+   */
   keywords: string[];
+  /**
+   * Frontmatter `entities` (named things the document is about, e.g. `Vault`), read as `keywords`
+   * is; empty when absent.
+   */
   entities: string[];
+  /** Frontmatter `aliases` (other names of the document), read as `keywords` is; empty when absent. */
   aliases: string[];
   /**
    * Groups allowed to read the document (frontmatter `access`, trimmed, unique); absent when the
@@ -31,22 +42,35 @@ export interface Chunk {
   source: string;
   /** Path of the file relative to the corpus folder (or the dataset document id). */
   file: string;
+  /** The document's title (`meta.title`), the same for every chunk of the file; absent when it has none. */
   title?: string;
   /** Heading path from the document title down to this section. */
   breadcrumb: string[];
   /** Section text, Markdown as written. */
   content: string;
+  /** The file's frontmatter, normalised; every chunk of a file shares it. */
   meta: DocumentMeta;
 }
 
 /** One block of evidence returned by `lookup_knowledge`. */
 export interface EvidenceBlock {
+  /**
+   * The chunk's stable id (`Chunk.source`, `<file>#<heading slug>`): what to cite, and what
+   * evidence is deduplicated by.
+   */
   source: string;
+  /** The document's title (`Chunk.title`), cut to 200 characters; absent when it has none. */
   title?: string;
+  /**
+   * The chunk's heading path (`Chunk.breadcrumb`), each heading cut to 200 characters; absent when
+   * the path is empty.
+   */
   breadcrumb?: string[];
   /** The domain of the block's document (frontmatter `domain` or `category`), when it has one. */
   domain?: string;
+  /** Which layers found the block: `L0+L1` when both did. */
   retrievalLayer: EvidenceLayer;
+  /** The section text (Markdown as written), cut to the evidence caps when `truncated` is present. */
   content: string;
   /** Why this block was found, each prefixed by its layer: `L0:keyword:refund`, `L1:similarity:0.82`. */
   hitReasons: string[];
@@ -67,7 +91,9 @@ export interface EvidenceBlock {
 
 /** Hints from the L0 keyword layer: which short fields the query matched. */
 export interface L0Hints {
+  /** Titles of the files whose title or an alias the query matched (a file without a title by its path); unique. */
   titles: string[];
+  /** Frontmatter keywords the query holds as whole phrases (every term of `access review`), unique. */
   keywords: string[];
   /**
    * The domain of every file whose title, keyword, alias, entity or domain name the query
@@ -75,6 +101,7 @@ export interface L0Hints {
    * zero or several → L1 searches every domain.
    */
   domains: string[];
+  /** Frontmatter entities the query holds as whole phrases, unique. */
   entities: string[];
   /**
    * How much matched in each of {@link domains} (same order): `files` is how many of the domain's
@@ -88,9 +115,17 @@ export interface L0Hints {
 
 /** How much the returned evidence can be trusted to answer the query. */
 export interface RelevanceAssessment {
+  /**
+   * `high`: use the top block, citing its source; `medium`: it plausibly answers, check it against
+   * the question; `low`: no more matched than unrelated blocks reach; `none`: nothing matched.
+   */
   level: "high" | "medium" | "low" | "none";
   /** True only when the dense layer found the top evidence too. */
   semanticSupport: boolean;
+  /**
+   * Why, in one sentence: the top block's share of the query's term weight and its similarity (or
+   * why none counted); the tool's text shows it to the model.
+   */
   reason: string;
 }
 
@@ -127,21 +162,35 @@ export interface LookupTimings {
 
 /** The structured result of one lookup: the tool's artifact. */
 export interface LookupResult {
+  /** Names this lookup (a random UUID unless the graph's input sets one); its trace line's `invocation_id`. */
   invocationId: string;
+  /** The query as the lookup received it. */
   query: string;
+  /** Which layers contributed candidates; L1 counts only when it answered (`l1Status` `ok`). */
   retrievalLayer: RetrievalLayer;
+  /** What L0's short fields matched, each list cut to 20 entries of at most 200 characters. */
   hints: L0Hints;
+  /** The domain L1 searched in: the forced `domain`, else the one domain the hints named; null for every domain. */
   domainFilter: string | null;
+  /** What happened to the dense search. */
   l1Status: L1Status;
+  /** Why the evidence comes from L0 alone; null when L1 answered. */
   fallbackReason: FallbackReason;
+  /** How far the top block can be trusted to answer the query. */
   relevance: RelevanceAssessment;
+  /** The evidence blocks, best first, at most the lookup's `limit`, their contents cut to the evidence caps. */
   evidence: EvidenceBlock[];
+  /** The first block of `evidence`; null when there is none. */
   primary: EvidenceBlock | null;
+  /** The blocks of `evidence` after `primary`. */
   supplements: EvidenceBlock[];
+  /** Distinct sources among the candidates the evidence was drawn from: L0's, and L1's when L1 answered. */
   candidateCount: number;
+  /** How many blocks `evidence` holds. */
   evidenceCount: number;
   /** True when the content of at least one block was cut to the evidence caps. */
   contentTruncated: boolean;
+  /** True when the lookup's trace line was written whole; false when tracing is off or the append failed. */
   traceWritten: boolean;
   /**
    * The access scope the lookup ran under (from the trusted `access` option, never from the
@@ -155,7 +204,9 @@ export interface LookupResult {
 
 /** A file the corpus loader did not index, and why. */
 export interface SkippedFile {
+  /** Path of the file relative to the corpus folder. */
   file: string;
+  /** Why it was not indexed, in one line of at most 300 characters (e.g. `invalid UTF-8: save the file as UTF-8`). */
   reason: string;
 }
 
@@ -163,9 +214,11 @@ export interface SkippedFile {
 export interface Candidate {
   /** Chunk number inside the knowledge base. */
   id: number;
+  /** The chunk itself. */
   chunk: Chunk;
   /** The layer's own score: BM25 for L0, cosine similarity for L1. */
   score: number;
+  /** Why the layer found it, each prefixed by the layer (`L0:keyword:refund`, `L1:similarity:0.82`). */
   hitReasons: string[];
   /** IDF-weighted share of the query's terms that the chunk contains, from 0 to 1. */
   coverage?: number;
@@ -173,6 +226,7 @@ export interface Candidate {
 
 /** A scope checked and normalised: its groups sorted and unique, and a digest that names it in traces and caches. */
 export interface AppliedScope {
+  /** The caller's groups, sorted and unique. */
   readonly groups: readonly string[];
   /** First 16 hex digits of the SHA-256 of the sorted groups (JSON). */
   readonly digest: string;

@@ -1,11 +1,15 @@
 import { RELEVANCE_THRESHOLDS, type RelevanceThresholds } from "../ranking/relevance.js";
 import { DEFAULT_L0_WEIGHT } from "../ranking/evidence.js";
 
-/** Quantiles of a signal over the pseudo-queries. */
+/** Quantiles of a signal over the pseudo-queries (nearest rank, rounded to 4 decimals). */
 export interface SignalQuantiles {
+  /** 25th percentile. */
   p25: number;
+  /** Median. */
   p50: number;
+  /** 85th percentile. */
   p85: number;
+  /** 95th percentile. */
   p95: number;
 }
 

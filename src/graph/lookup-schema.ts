@@ -67,5 +67,21 @@ export function createLookupKnowledgeSchema(
 /** Input schema of `lookup_knowledge` with the default largest `limit` (20) and no known domains. */
 export const lookupKnowledgeSchema = createLookupKnowledgeSchema();
 
-/** Parsed input of `lookup_knowledge`. */
-export type LookupKnowledgeInput = z.infer<typeof lookupKnowledgeSchema>;
+/**
+ * Parsed input of `lookup_knowledge`: what {@link lookupKnowledgeSchema} accepts (a test checks
+ * that the two agree).
+ */
+export interface LookupKnowledgeInput {
+  /** What to look up: a natural-language question or keywords, 1-1000 characters. */
+  query: string;
+  /**
+   * Only sections of this knowledge-base domain, compared trimmed and lower-cased.
+   * @default none: the L0 hints may choose a domain for L1
+   */
+  domain?: string;
+  /**
+   * Most evidence blocks to return, an integer from 1 to the tool's `maxLimit`.
+   * @default 5, or `maxLimit` when smaller
+   */
+  limit?: number;
+}

@@ -32,6 +32,7 @@ export interface RetrievalSource {
 
 /** One generation of a followed knowledge base, pinned for one lookup. */
 export interface PinnedSource<T = RetrievalSource> {
+  /** The pinned generation: the lookup runs wholly on it, even when a newer one takes over meanwhile. */
   readonly source: T;
   /** Ends the pin; the generation may then be dropped once it is no longer current. */
   release(): void;
@@ -42,6 +43,7 @@ export interface PinnedSource<T = RetrievalSource> {
  * one generation and runs wholly on it.
  */
 export interface FollowingSource extends RetrievalSource {
+  /** Pins the current generation for one lookup; the caller releases the pin when the lookup ends. */
   pin(): PinnedSource;
 }
 

@@ -9,8 +9,14 @@ import type { VectorStoreL1Option } from "./vector-store-option.js";
 
 /** A step of index building, for progress bars. */
 export interface BuildProgress {
+  /**
+   * The step: `load` reads the corpus, `tokenize` its chunks, `keyword` builds the L0 indexes,
+   * `fit` fits the default embedder, `embed` embeds the chunks, `vectors` builds the HNSW graph.
+   */
   phase: "load" | "tokenize" | "keyword" | "fit" | "embed" | "vectors";
+  /** Units of `phase` done so far: chunks, except for `load` and `fit`, which count as one unit. */
   done: number;
+  /** Units `phase` has in all: the chunks it works on (1 for `load` and `fit`). */
   total: number;
 }
 

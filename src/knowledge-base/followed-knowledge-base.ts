@@ -42,6 +42,7 @@ export const DEFAULT_FOLLOW_POLL_MS = 1000;
  * serving. Pass it wherever a knowledge base goes: the tool, `createRetrievalGraph`, the retriever.
  */
 export class FollowedKnowledgeBase implements RetrievalSource {
+  /** The index folder followed, as given to {@link followKnowledgeBase}. */
   readonly dir: string;
   #current: KnowledgeBase;
   readonly #options: FollowOptions;
@@ -77,24 +78,31 @@ export class FollowedKnowledgeBase implements RetrievalSource {
   get current(): KnowledgeBase {
     return this.#current;
   }
+  /** The current generation's keyword layer (`KnowledgeBase.l0`). */
   get l0() {
     return this.#current.l0;
   }
+  /** The current generation's dense layer (`KnowledgeBase.l1`); null for an L0-only index. */
   get l1() {
     return this.#current.l1;
   }
+  /** The current generation's fingerprint (`KnowledgeBase.fingerprint`). */
   get fingerprint() {
     return this.#current.fingerprint;
   }
+  /** The current generation's domains, sorted (`KnowledgeBase.domains`). */
   get domains() {
     return this.#current.domains;
   }
+  /** The current generation's calibration (`KnowledgeBase.calibration`). */
   get calibration() {
     return this.#current.calibration;
   }
+  /** The current generation's access labels (`KnowledgeBase.access`). */
   get access() {
     return this.#current.access;
   }
+  /** The committed generation new lookups run on (`gen-<16 hex digits>`). */
   get generation() {
     return this.#current.generation;
   }

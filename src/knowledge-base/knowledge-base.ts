@@ -56,6 +56,10 @@ export class KnowledgeBase implements RetrievalSource {
   readonly l1: L1Searcher | null;
   /** The embeddings L1 uses; null for an L0-only base. */
   readonly embeddings: EmbeddingsInterface | null;
+  /**
+   * The settings the index was built with (term rules version, BM25, HNSW, embedder, `unlabelled`),
+   * as the manifest saves them.
+   */
   readonly settings: IndexSettings;
   /**
    * The chunks each access scope may read (frontmatter `access`, the `unlabelled` policy): what

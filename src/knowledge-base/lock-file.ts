@@ -5,7 +5,9 @@
 
 /** Who holds a writer lock, as its file records it. */
 export interface LockOwner {
+  /** Process id of the holder. */
   pid: number;
+  /** Host name of the machine the holder runs on (`os.hostname()`); a lock of another host is never taken over. */
   host: string;
   /** When the lock was taken (ISO 8601). */
   startedAt: string;

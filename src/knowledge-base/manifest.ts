@@ -16,9 +16,14 @@ export const INDEX_FORMAT_VERSION = 5;
 
 /** How L1 embeds text: the built-in statistical embedder, a caller's embeddings, or no L1. */
 export interface EmbedderInfo {
+  /**
+   * `statistical-lsa`: the built-in `LsaEmbeddings`; `custom`: embeddings the caller passed;
+   * `none`: an L0-only index.
+   */
   kind: "statistical-lsa" | "custom" | "none";
   /** Class name of custom embeddings, for the error when they are missing at load. */
   name?: string;
+  /** Length of the chunk vectors; null without L1, or for custom embeddings of a corpus with no chunks. */
   dimensions: number | null;
 }
 
@@ -26,8 +31,14 @@ export interface EmbedderInfo {
 export interface IndexSettings {
   /** Version of the term rules the indexes were built with. */
   tokenizerVersion: number;
+  /** The BM25 parameters of L0 ranking, defaults resolved (see `Bm25Options`). */
   bm25: { k1: number; b: number };
+  /**
+   * The HNSW graph's build settings, defaults resolved (see `VectorIndexOptions`); `efSearch` is
+   * not saved, so a loaded index searches with its default.
+   */
   hnsw: { m: number; efConstruction: number; randomSeed: number };
+  /** What embeds text for L1. */
   embedder: EmbedderInfo;
   /**
    * `"deny"` when files without an `access` field are readable by no scope (`KnowledgeBase`
@@ -51,17 +62,28 @@ export interface IndexHistory {
 
 /** `manifest.json` of a saved index. */
 export interface IndexManifest {
+  /** Always `"lookup-knowledge-index"`: marks the file as the manifest of a lookup-knowledge index. */
   format: "lookup-knowledge-index";
+  /** Version of the saved index layout; a load refuses any other than the one this version of the package writes. */
   formatVersion: number;
   /** The generation folder (`gen-<16 hex digits>`) beside the manifest that holds every data file. */
   generation: string;
+  /** When the save wrote this manifest (ISO 8601). */
   createdAt: string;
   /** {@link fingerprintOf} the saved chunks, in order; checked at load. */
   fingerprint: string;
+  /** Number of chunks indexed. */
   chunkCount: number;
+  /**
+   * Number of Markdown files the corpus held, indexed or skipped (for ready-made chunks, the count
+   * given, else the chunk count).
+   */
   fileCount: number;
+  /** The distinct domains of the chunks, sorted (`KnowledgeBase.domains`). */
   domains: string[];
+  /** Corpus files that were not indexed, and why. */
   skipped: SkippedFile[];
+  /** The settings the index was built with. */
   settings: IndexSettings;
   /** How the index came to be; absent in indexes saved before updates existed. */
   history?: IndexHistory;

@@ -15,11 +15,18 @@ export type SaveStep = "collect" | "write" | "stage" | "commit" | "remove" | "cl
 
 /** One step of a save; `done` of `total` counts `write`, `stage`, `commit` and `cleanup`, for a progress bar. */
 export interface SaveProgress {
+  /**
+   * Always `"save"`: tells save events from `BuildProgress` ones when one handler takes both (as
+   * the CLI's progress bar does).
+   */
   phase: "save";
+  /** The step just finished. */
   step: SaveStep;
   /** The data file written (`write`) or the entry removed (`remove`). */
   file?: string;
+  /** Counted steps finished so far (`write` per data file, `stage`, `commit`, `cleanup`). */
   done: number;
+  /** Counted steps of the whole save: the data files plus 3. */
   total: number;
 }
 

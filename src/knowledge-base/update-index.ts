@@ -53,15 +53,19 @@ export type UpdateOptions = Pick<
 
 /** What an incremental re-index changed. */
 export interface IndexChanges {
-  /** Corpus files new since the last index, changed (other bytes), and gone; sorted. */
+  /** Corpus files new since the last index, sorted. */
   addedFiles: string[];
+  /** Corpus files indexed before whose bytes changed, sorted. */
   changedFiles: string[];
+  /** Files indexed before that are gone from the corpus or skipped now, sorted. */
   removedFiles: string[];
   /** Files read but not parsed again, because their bytes hash as before. */
   unchangedFiles: number;
-  /** Chunks whose postings and vector were kept, added (tokenized and embedded) and removed. */
+  /** Chunks whose postings and vector were kept. */
   chunksKept: number;
+  /** Chunks whose search text no chunk of the last index provides: tokenized and embedded. */
   chunksAdded: number;
+  /** Chunks of the last index that were not kept. */
   chunksRemoved: number;
   /** What happened to L1: vectors updated in place, the graph rebuilt (too many deletions, or a refit), or no L1. */
   vectors: "updated" | "rebuilt" | "none";

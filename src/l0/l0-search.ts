@@ -16,7 +16,9 @@ import { createTermCoverage } from "./term-coverage.js";
 
 /** What L0 found for one query: hint data and BM25-ranked candidates. */
 export interface L0Result {
+  /** What the query matched in the files' short fields (title, keywords, aliases, entities, domain). */
   hints: L0Hints;
+  /** At most `limit` chunks, BM25-ranked, then chunks of hint-matched files that BM25 did not score (score 0). */
   candidates: Candidate[];
 }
 
@@ -40,6 +42,7 @@ export interface L0SearchOptions {
 
 /** The L0 layer as the graph sees it. */
 export interface L0Searcher {
+  /** Finds the hints and the keyword candidates of `query` among the chunks `options` admit (synchronous). */
   search(query: string, options: L0SearchOptions): L0Result;
 }
 

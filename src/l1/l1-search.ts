@@ -42,6 +42,10 @@ export interface L1SearchOptions {
 
 /** The L1 layer as the graph sees it. */
 export interface L1Searcher {
+  /**
+   * Embeds `query` and returns its nearest chunks among those `options` admit, at most `k`, with
+   * similarity at least `minScore`, closest first; rejects when the embedding or the search fails.
+   */
   search(query: string, options: L1SearchOptions): Promise<Candidate[]>;
 }
 

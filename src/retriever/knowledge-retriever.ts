@@ -71,10 +71,12 @@ function resolveDomain(domain: unknown, domains: readonly string[], listed: read
  * over 1000 characters) throws `LookupKnowledgeError` `INVALID_INPUT`.
  */
 export class KnowledgeBaseRetriever extends BaseRetriever<KnowledgeDocumentMetadata> {
+  /** The class name LangChain serialises this retriever under: `"KnowledgeBaseRetriever"`. */
   static override lc_name() {
     return "KnowledgeBaseRetriever";
   }
 
+  /** LangChain's serialisation namespace of this class: `["lookup_knowledge", "retrievers"]`. */
   override lc_namespace = ["lookup_knowledge", "retrievers"];
   /** Documents per query. */
   readonly limit: number;
@@ -105,6 +107,11 @@ export class KnowledgeBaseRetriever extends BaseRetriever<KnowledgeDocumentMetad
     this.domain = resolveDomain(options.domain, domains, this.#runner.sharedDomains);
   }
 
+  /**
+   * Runs one query and returns its evidence as documents, in rank order. The call's signal (or
+   * `timeout`), thread id and `configurable` (which an `access` function reads) reach the lookup;
+   * the run is named after the retriever unless `options.runName` says otherwise.
+   */
   override invoke(input: string, options?: RunnableConfig): Promise<DocumentInterface<KnowledgeDocumentMetadata>[]> {
     // ensureConfig folds in the enclosing run's config (its signal, its thread) and turns a `timeout` into a signal.
     const ensured = ensureConfig(options);
@@ -116,6 +123,11 @@ export class KnowledgeBaseRetriever extends BaseRetriever<KnowledgeDocumentMetad
     );
   }
 
+  /**
+   * `BaseRetriever`'s hook behind `invoke`: runs the lookup of `query` under the call's signal,
+   * thread id and `configurable` (its trace line included, unless tracing is off) and returns one
+   * document per evidence block. Call `invoke`, not this.
+   */
   override async _getRelevantDocuments(
     query: string,
     runManager?: CallbackManagerForRetrieverRun,

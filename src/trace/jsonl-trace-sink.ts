@@ -76,6 +76,8 @@ function checkInterval(value: unknown): number {
  * await sink.close();
  */
 export class JsonlTraceSink implements TraceSink {
+  /** The JSONL file the records are appended to, as given. */
+  readonly path: string;
   private queue: Promise<unknown> = Promise.resolve();
   private file: TraceFile | null = null;
   /** `performance.now()` when the path was last found to name the open file. */
@@ -87,16 +89,23 @@ export class JsonlTraceSink implements TraceSink {
   private readonly openFile: (path: string) => Promise<OpenedTraceFile>;
   private readonly reopenCheckMs: number;
 
-  /** @throws LookupKnowledgeError `INVALID_OPTION` for a bad `reopenCheckMs`. */
-  constructor(
-    readonly path: string,
-    options: JsonlTraceSinkOptions = {},
-  ) {
+  /**
+   * Opens nothing yet: the first append creates the file (and its folders) when missing.
+   * @param path - the JSONL file the records are appended to
+   * @throws LookupKnowledgeError `INVALID_OPTION` for a bad `reopenCheckMs`.
+   */
+  constructor(path: string, options: JsonlTraceSinkOptions = {}) {
+    this.path = path;
     this.onFirstError = options.onFirstError ?? emitTraceWarning;
     this.openFile = options.openFile ?? openTraceFile;
     this.reopenCheckMs = checkInterval(options.reopenCheckMs);
   }
 
+  /**
+   * Queues `record` as one JSON line after the appends before it; resolves true once the whole
+   * line is written, false (never rejects) when it could not be; the first refused path and the
+   * first failed write also go to `onFirstError`.
+   */
   append(record: object): Promise<boolean> {
     const write = this.queue.then(() => this.write(record));
     this.queue = write;

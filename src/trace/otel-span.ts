@@ -19,10 +19,18 @@ export type OtelAttributeValue = string | number | boolean | string[];
 export interface OtelSpan {
   /** `execute_tool <tool_name>`. */
   name: string;
+  /** Always `INTERNAL`, as the convention has it for tool execution. */
   kind: "INTERNAL";
+  /** The record's `started_at`, in nanoseconds since the Unix epoch (0 when it is unreadable). */
   startTimeUnixNano: string;
+  /** `started_at + duration_ms`, in nanoseconds since the Unix epoch. */
   endTimeUnixNano: string;
+  /** `ERROR` with the record's `error` as its message for an error record; `UNSET` otherwise. */
   status: { code: "UNSET" | "ERROR"; message?: string };
+  /**
+   * The `gen_ai.*` and `error.type` attributes of the convention and ours under
+   * `lookup_knowledge.*`; null and absent values left out.
+   */
   attributes: Record<string, OtelAttributeValue>;
 }
 

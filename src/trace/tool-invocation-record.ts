@@ -8,7 +8,9 @@
  * GenAI `execute_tool` span.
  */
 export interface ToolInvocationRecord {
+  /** Always `tool_invocation`: the record type, so that other lines of the file can be told apart. */
   type: "tool_invocation";
+  /** The lookup's id (`LookupResult.invocationId`). */
   invocation_id: string;
   /** The id of the model's ToolCall the tool ran for (`ToolMessage.tool_call_id`); null outside a tool call. */
   tool_call_id: string | null;
@@ -20,8 +22,11 @@ export interface ToolInvocationRecord {
   run_id: string | null;
   /** `configurable.thread_id` of the agent run; null when it had none. */
   thread_id: string | null;
+  /** The name of the tool, graph or retriever that ran the lookup (`lookup_knowledge` by default). */
   tool_name: string;
+  /** When the lookup started (ISO 8601). */
   started_at: string;
+  /** Milliseconds from the start to the making of the record (the trace append not included), rounded to 0.01 ms. */
   duration_ms: number;
   /**
    * Milliseconds per stage (see `LookupTimings`), rounded to 0.01 ms. `total` runs to the moment
@@ -30,8 +35,11 @@ export interface ToolInvocationRecord {
    * search without it (`embed + l1` is the whole L1 node). Absent in error records.
    */
   durations_ms?: { l0: number; embed: number; l1: number; merge: number; total: number };
+  /** `success` for a finished lookup; `error` for one that threw (then `retrieval_details` is null). */
   status: "success" | "error";
+  /** The lookup's input: the query, the domain the caller forced (null: none) and the limit. */
   input: { query: string; domain: string | null; limit: number };
+  /** The fingerprint of the knowledge base the lookup ran on (`KnowledgeBase.fingerprint`). */
   corpus_fingerprint: string | null;
   /**
    * The committed index generation (`gen-<16 hex digits>`) the lookup ran on, so that a followed
@@ -46,9 +54,14 @@ export interface ToolInvocationRecord {
    * established (`error_type` `ACCESS_DENIED`). Absent in lines written before access scopes.
    */
   access?: { groups: string[]; group_count: number; digest: string } | null;
+  /** Error records: the error's message. */
   error?: string;
   /** Error records: the class of the failure (the `LookupKnowledgeError` code, else the error's name), OpenTelemetry's `error.type`. */
   error_type?: string;
+  /**
+   * What the lookup found, in the trace's snake_case: layers, hints, L1, relevance, evidence
+   * previews; null in error records.
+   */
   retrieval_details: {
     retrieval_layer: string;
     /**

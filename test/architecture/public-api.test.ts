@@ -31,6 +31,8 @@ const RUNTIME_EXPORTS = [
   "toOtelSpan",
 ];
 
+const REPORT = join(REPO_ROOT, "api", "lookup-knowledge.api.md");
+
 describe("the public API", () => {
   it("exports exactly the listed runtime names from the root module, at most 40", () => {
     expect(Object.keys(api).sort()).toEqual([...RUNTIME_EXPORTS].sort());
@@ -38,10 +40,24 @@ describe("the public API", () => {
   });
 
   it("has every runtime name in the committed API report", async () => {
-    const report = await readFile(join(REPO_ROOT, "api", "lookup-knowledge.api.md"), "utf8");
+    const report = await readFile(REPORT, "utf8");
     const missing = RUNTIME_EXPORTS.filter(
       (name) => !new RegExp(`export (?:declare )?(?:function|class|const|abstract class) ${name}\\b`).test(report),
     );
     expect(missing).toEqual([]);
+  });
+
+  it("documents every member of the committed root API report", async () => {
+    const report = await readFile(REPORT, "utf8");
+    const undocumented = report
+      .split("\n")
+      .filter((line) => line.includes("(undocumented)") || line.includes("ae-undocumented"));
+    expect(undocumented).toEqual([]);
+  });
+
+  it("names no type in the committed root API report that the root module does not export", async () => {
+    const report = await readFile(REPORT, "utf8");
+    const forgotten = report.split("\n").filter((line) => line.includes("ae-forgotten-export"));
+    expect(forgotten).toEqual([]);
   });
 });

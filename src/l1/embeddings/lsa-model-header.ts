@@ -1,7 +1,7 @@
 import { LookupKnowledgeError } from "../../errors.js";
 
 /** Format version written by this code; {@link validateLsaModelHeader} rejects any other. */
-export const LSA_MODEL_VERSION = 1;
+export const LSA_MODEL_VERSION: LsaModelHeader["version"] = 1;
 
 /**
  * The JSON half of a serialised LSA model. The projection itself travels separately as
@@ -10,8 +10,8 @@ export const LSA_MODEL_VERSION = 1;
 export interface LsaModelHeader {
   /** Always `"lsa"`. */
   kind: "lsa";
-  /** Format version, {@link LSA_MODEL_VERSION}. */
-  version: typeof LSA_MODEL_VERSION;
+  /** Format version: 1, the only one this code reads and writes. */
+  version: 1;
   /** Length of every output vector; the last axis is reserved for text with no known terms. */
   dimensions: number;
   /** Number of documents of the corpus the model was fitted on (the `N` of the IDF). */

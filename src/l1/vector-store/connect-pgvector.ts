@@ -52,7 +52,9 @@ export interface PgVectorConnectOptions {
 
 /** What {@link connectPgVectorStore} returns: the `vectorStore` option of a build or load, and `store.end()` to release the pool. */
 export interface PgVectorConnection {
+  /** LangChain's `PGVectorStore` on the opened table (cosine distance); `end()` closes its pool. */
   store: VectorStoreInterface & { end(): Promise<void> };
+  /** Always {@link pgvectorDialect}. */
   dialect: VectorStoreDialect;
   /**
    * Drops what this connection created since it opened (or since {@link keepCreated}): the table,

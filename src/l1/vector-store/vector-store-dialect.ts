@@ -9,7 +9,9 @@ export type VectorStoreTarget = Readonly<Record<string, string | number | null>>
  * one domain.
  */
 export interface RowScope {
+  /** Only rows whose `lk_kb` is this: the knowledge base's namespace (`VectorStoreL1Option.namespace`). */
   namespace: string;
+  /** Only rows whose `lk_gen` is this: the generation of rows the index reads. */
   generation: string;
   /** Only rows of this domain; null: every domain. */
   domain: string | null;

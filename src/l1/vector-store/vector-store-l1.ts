@@ -13,6 +13,7 @@ import { ROW_ID_KEY, type RowScope, type VectorStoreDialect } from "./vector-sto
 export interface VectorStoreL1Deps {
   /** The LangChain vector store that holds one row per chunk (written by a build or update). */
   store: VectorStoreInterface;
+  /** How `store` filters rows and scores hits. */
   dialect: VectorStoreDialect;
   /** The knowledge base's chunks; hits map back to them through their row id, never by position. */
   chunks: readonly Chunk[];
@@ -26,6 +27,7 @@ export interface VectorStoreL1Deps {
   rows: SearchedRows | (() => SearchedRows);
   /** Embeddings of the query, the ones the rows were embedded with. */
   embeddings: EmbeddingsInterface;
+  /** Length of the rows' vectors: a query vector of another length fails the search with `EMBEDDINGS_INVALID`. */
   dimensions: number;
   /** Lexical coverage of the query by a chunk, for the relevance assessment. @default none recorded */
   coverage?: TermCoverage;

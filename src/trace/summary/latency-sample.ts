@@ -5,8 +5,11 @@ import { mulberry32 } from "../../seeded-random.js";
 export interface LatencyPercentiles {
   /** Values seen. */
   count: number;
+  /** Median; null when no value was seen. */
   p50: number | null;
+  /** 95th percentile; null when no value was seen. */
   p95: number | null;
+  /** 99th percentile; null when no value was seen. */
   p99: number | null;
   /** Largest value seen (exact even when the percentiles are sampled). */
   max: number | null;

@@ -20,6 +20,7 @@ export interface LineCounts {
 
 /** Use of one domain as the L1 filter. */
 export interface DomainFilterUse {
+  /** The filter domain, as the records' `l1.domain_filter` has it (controls escaped, cut to 200 characters). */
   domain: string;
   /** Lookups filtered by it. */
   total: number;
@@ -34,11 +35,13 @@ export type QueryCount = { query: string; count: number };
 
 /** The summary of a trace file (pure data; JSON as it is under `--json`). */
 export interface TraceSummary {
+  /** How many lines of the file were what. */
   lines: LineCounts;
   /** `--since` in effect, as an ISO instant; null when every record counts. */
   since: string | null;
-  /** Earliest and latest `started_at` of the records summarised. */
+  /** Earliest `started_at` of the records summarised (ISO 8601); null when none has one. */
   firstStartedAt: string | null;
+  /** Latest `started_at` of the records summarised (ISO 8601); null when none has one. */
   lastStartedAt: string | null;
   /** Records by `status` (`success`, `error`, or `unknown` for a stub line that lost it). */
   status: Record<string, number>;
@@ -54,12 +57,14 @@ export interface TraceSummary {
   relevanceLevel: Record<string, number>;
   /** Success records by `l1.status`. */
   l1Status: Record<string, number>;
+  /** Latency percentiles in milliseconds, of the whole lookup and of each stage. */
   latencyMs: {
     /** `duration_ms` of every record. */
     duration: LatencyPercentiles;
     /** `durations_ms.<stage>` of the records that have it (`l0`, `embed`, `l1`, `merge`, `total`). */
     stages: Record<string, LatencyPercentiles>;
   };
+  /** How the success records' L1 searches were filtered by domain. */
   domainFilter: {
     /** Success records with an L1 domain filter the caller forced. */
     forced: number;

@@ -1,0 +1,13 @@
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { z } from "zod";
+import { lookupKnowledgeSchema, type LookupKnowledgeInput } from "../../src/graph/lookup-schema.js";
+
+// `npm run typecheck` checks the type assertion: the exported interface is written out so that the
+// API report names no schema value, and must stay what the schema parses to.
+describe("LookupKnowledgeInput", () => {
+  it("is exactly the type the default lookup schema parses to", () => {
+    expectTypeOf<z.infer<typeof lookupKnowledgeSchema>>().toEqualTypeOf<LookupKnowledgeInput>();
+    const parsed: LookupKnowledgeInput = lookupKnowledgeSchema.parse({ query: "refund", domain: "billing", limit: 3 });
+    expect(parsed).toEqual({ query: "refund", domain: "billing", limit: 3 });
+  });
+});
