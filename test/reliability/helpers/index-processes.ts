@@ -11,6 +11,7 @@ import { KnowledgeBase } from "../../../src/knowledge-base/knowledge-base.js";
 import { REPO_ROOT } from "../../integration/helpers/integration-fixtures.js";
 
 const SAVE_CHILD = "test/reliability/helpers/index-save-child.ts";
+const SYNC_CHILD = "test/reliability/helpers/sync-save-child.ts";
 
 /** How a child process ended. */
 export interface ChildExit {
@@ -47,6 +48,20 @@ export async function runSaveChild(
   killAt: number,
 ): Promise<ChildExit & { steps: Record<string, unknown>[] }> {
   const exit = await exited(tsx([SAVE_CHILD, corpus, out, String(killAt)]));
+  const lines = exit.stdout.split("\n").filter((line) => line.length > 0);
+  return {
+    ...exit,
+    steps: lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => !("saved" in line)),
+  };
+}
+
+/** Syncs the documents index in `index` with the documents of `documentsFile` in a child that SIGKILLs itself at save step `killAt` (-1: never). */
+export async function runSyncChild(
+  documentsFile: string,
+  index: string,
+  killAt: number,
+): Promise<ChildExit & { steps: Record<string, unknown>[] }> {
+  const exit = await exited(tsx([SYNC_CHILD, documentsFile, index, String(killAt)]));
   const lines = exit.stdout.split("\n").filter((line) => line.length > 0);
   return {
     ...exit,
