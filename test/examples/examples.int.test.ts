@@ -82,6 +82,26 @@ describe("the runnable examples", () => {
   );
 
   it(
+    "langchain-documents.ts syncs an edited, an added and a deleted file and answers from the edited JSON line",
+    async () => {
+      const run = await runExample("langchain-documents");
+      expectCleanRun(run);
+      expect(run.stdout).toMatch(/^built: 7 chunks in domains finance, it, people; saved as gen-[0-9a-f]{16}$/m);
+      expect(run.stdout).toMatch(/^sync: added 1, updated 1, skipped 5, deleted 1 \(documents\)$/m);
+      expect(run.stdout).toMatch(/^chunks: 2 embedded, 2 removed, 5 kept$/m);
+      const [, next, previous] =
+        /^reloaded: (gen-[0-9a-f]{16}) replaces (gen-[0-9a-f]{16}); 7 chunks$/m.exec(run.stdout) ?? [];
+      expect(next).toBeDefined();
+      expect(next).not.toBe(previous);
+      expect(run.stdout).toContain('tool call: lookup_knowledge({"query":"When is payday?"})');
+      expect(run.stdout).toContain(
+        "answer: When is payday? Salaries are paid on the last working day of each month. (source: people/faq.jsonl#line-2, Staff FAQ > line 2)",
+      );
+    },
+    EXAMPLE_TIMEOUT,
+  );
+
+  it(
     "custom-embeddings.ts saves and loads with its own embeddings and retrieves the API key rotation section",
     async () => {
       const run = await runExample("custom-embeddings");
