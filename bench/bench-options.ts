@@ -13,6 +13,8 @@ export interface BenchOptions {
   /** Chunks of the incremental re-index run; null skips it. */
   incrementalSize: number | null;
   sectionsPerFile: number;
+  /** Chunks of the document-sync run (one edited source as a corpus file and as a LangChain document); null skips it. */
+  syncSize: number | null;
   measure: MeasureSettings;
   /** Queries the load child serves after loading; null: all 300. */
   serveQueries: number | null;
@@ -31,7 +33,10 @@ export interface BenchOptions {
 }
 
 /** The steps `--only` can pick. */
-export type BenchStep = "filter" | "reload";
+export type BenchStep = "filter" | "reload" | "sync";
+
+/** Chunks of the document-sync run of a full run. */
+export const SYNC_SIZE = 100_000;
 
 /** Sizes of the reload runs of a full run. */
 export const RELOAD_SIZES = [10_000, 100_000];
@@ -63,7 +68,7 @@ export const QUICK_MEASURE: MeasureSettings = {
 export const USAGE = `usage: npm run bench -- [--sizes 1000,10000,100000] [--quick] [--dataset DIR] [--out DIR]
        [--incremental-size 10000 | --no-incremental] [--budget-s 60] [--max-calls 1200]
        [--child-timeout-s N] [--keep-temp] [--filter-size N | --no-filter] [--filter-plan-sizes 1000,...]
-       [--reload-sizes 10000,100000 | --no-reload] [--only filter|reload]
+       [--reload-sizes 10000,100000 | --no-reload] [--sync-size 100000 | --no-sync] [--only filter|reload|sync]
   --quick            smoke run: 1,000 chunks, a few calls per system, no incremental run
   --sizes            chunk counts, one child process each (default ${FULL_SIZES.join(",")})
   --dataset          BEIR SciFact folder (default ../shared/datasets/scifact next to the repository)
@@ -77,7 +82,10 @@ export const USAGE = `usage: npm run bench -- [--sizes 1000,10000,100000] [--qui
   --reload-sizes     chunk counts of the reload runs: a followed index serving lookups while a new
                      generation is saved into its folder (default ${RELOAD_SIZES.join(",")}; none with --quick)
   --no-reload        skip the reload runs
-  --only STEP        run one step alone: filter (at --filter-size, else the largest of --sizes) or reload`;
+  --sync-size        chunks of the document-sync run: one edited source re-indexed as a corpus file
+                     and synced as a LangChain document, side by side (default ${SYNC_SIZE.toLocaleString("en-US")}; none with --quick)
+  --no-sync          skip the document-sync run
+  --only STEP        run one step alone: filter (at --filter-size, else the largest of --sizes), reload or sync`;
 
 function positiveInteger(flag: string, text: string | undefined): number {
   const value = Number(text?.replace(/_/g, ""));
@@ -104,6 +112,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
   let filterPlanSizes: number[] = FILTER_PLAN_SIZES;
   let only: BenchStep | null = null;
   let reloadSizes: number[] | undefined;
+  let syncSize: number | null | undefined;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
@@ -175,10 +184,16 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
       case "--no-reload":
         reloadSizes = [];
         break;
+      case "--sync-size":
+        syncSize = positiveInteger(flag, value());
+        break;
+      case "--no-sync":
+        syncSize = null;
+        break;
       case "--only": {
         const step = value();
-        if (step !== "filter" && step !== "reload")
-          throw new BenchError(`--only takes filter or reload, got ${step}. ${USAGE.split("\n")[0]}`);
+        if (step !== "filter" && step !== "reload" && step !== "sync")
+          throw new BenchError(`--only takes filter, reload or sync, got ${step}. ${USAGE.split("\n")[0]}`);
         only = step;
         break;
       }
@@ -198,6 +213,8 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
   const reloads = reloadSizes ?? (quick ? [] : RELOAD_SIZES);
   if (only === "reload" && reloads.length === 0)
     throw new BenchError("--only reload and --no-reload leave nothing to run.");
+  const sync = syncSize === undefined ? (quick ? null : SYNC_SIZE) : syncSize;
+  if (only === "sync" && sync === null) throw new BenchError("--only sync and --no-sync leave nothing to run.");
   return {
     mode: quick ? "quick" : "full",
     sizes: [...new Set(chosen)].sort((a, b) => a - b),
@@ -205,6 +222,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
     outDir,
     incrementalSize: incrementalSize === undefined ? (quick ? null : 10_000) : incrementalSize,
     sectionsPerFile: 10,
+    syncSize: sync,
     measure,
     serveQueries: quick ? 20 : null,
     childTimeoutMs: childTimeoutS === null ? null : childTimeoutS * 1000,

@@ -6,6 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { errorText } from "./bench-error.js";
 import { runBuildTask } from "./tasks/build-task.js";
+import { runDocumentSyncTask } from "./tasks/document-sync-task.js";
 import { runFilterTask } from "./tasks/filter-task.js";
 import { runIncrementalTask } from "./tasks/incremental-task.js";
 import { runLoadTask } from "./tasks/load-task.js";
@@ -23,6 +24,8 @@ async function runTask(spec: TaskSpec, keep: KeepPartial, log: (line: string) =>
       return runQueryTask(spec, keep, log);
     case "incremental":
       return runIncrementalTask(spec, keep, log);
+    case "sync":
+      return runDocumentSyncTask(spec, keep, log);
     case "filter":
       return runFilterTask(spec, keep, log);
     case "reload":

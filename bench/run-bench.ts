@@ -22,6 +22,7 @@ import type { BuildResult } from "./tasks/build-task.js";
 import type { FilterResult } from "./tasks/filter-task.js";
 import type { ReloadResult } from "./tasks/reload-task.js";
 import type { IncrementalResult } from "./tasks/incremental-task.js";
+import type { DocumentSyncResult } from "./tasks/document-sync-task.js";
 import type { LoadResult } from "./tasks/load-task.js";
 import type { QueryResult } from "./tasks/query-task.js";
 import type { TaskSpec } from "./tasks/task-spec.js";
@@ -107,12 +108,15 @@ async function main(): Promise<number> {
       ? `only the filtered lookups at ${options.filterSize}`
       : options.only === "reload"
         ? `only the reloads at ${options.reloadSizes.join(", ")}`
-        : `sizes ${options.sizes.join(", ")}${options.filterSize !== null ? `; filtered lookups at ${options.filterSize}` : ""}${options.reloadSizes.length > 0 ? `; reloads at ${options.reloadSizes.join(", ")}` : ""}`;
+        : options.only === "sync"
+          ? `only the document sync at ${options.syncSize}`
+          : `sizes ${options.sizes.join(", ")}${options.filterSize !== null ? `; filtered lookups at ${options.filterSize}` : ""}${options.reloadSizes.length > 0 ? `; reloads at ${options.reloadSizes.join(", ")}` : ""}`;
   say(`${steps}; working in ${work}`);
   const failures: Failure[] = [];
   const sizes: SizeReport[] = [];
   let incremental: Partial<IncrementalResult> | null = null;
   let filter: Partial<FilterResult> | null = null;
+  let documentSync: Partial<DocumentSyncResult> | null = null;
   const reloads: Array<Partial<ReloadResult>> = [];
   try {
     for (const size of options.only === null ? options.sizes : []) {
@@ -155,7 +159,21 @@ async function main(): Promise<number> {
       incremental ??=
         (failures.find((f) => f.step === "incremental")?.partial as Partial<IncrementalResult> | undefined) ?? null;
     }
-    if (options.filterSize !== null && options.only !== "reload") {
+    if (options.syncSize !== null && (options.only === null || options.only === "sync")) {
+      const size = options.syncSize;
+      const workDir = join(work, `sync-${size}`);
+      await mkdir(workDir, { recursive: true });
+      documentSync = await step<DocumentSyncResult>(
+        { task: "sync", size, dataset: options.dataset, workDir, sectionsPerFile: options.sectionsPerFile },
+        options,
+        resultDir,
+        failures,
+      );
+      documentSync ??=
+        (failures.find((f) => f.step === "sync")?.partial as Partial<DocumentSyncResult> | undefined) ?? null;
+      if (!options.keepTemp) await rm(workDir, { recursive: true, force: true });
+    }
+    if (options.filterSize !== null && (options.only === null || options.only === "filter")) {
       const size = options.filterSize;
       const workDir = join(work, `filter-${size}`);
       await mkdir(workDir, { recursive: true });
@@ -210,6 +228,7 @@ async function main(): Promise<number> {
     incremental,
     filter,
     reloads,
+    documentSync,
     goals: checkGoals(sizes, incremental),
     failures,
     notes: notesFor(sizes),
@@ -230,6 +249,7 @@ async function main(): Promise<number> {
       goals: _goals,
       filter: _filter,
       reloads: _reloads,
+      documentSync: _documentSync,
       notes: _notes,
       ...run
     } = report;
@@ -249,6 +269,7 @@ async function main(): Promise<number> {
       goals: _goals,
       filter: _filter,
       reloads: _reloads,
+      documentSync: _documentSync,
       notes: _notes,
       ...run
     } = report;
@@ -257,6 +278,17 @@ async function main(): Promise<number> {
       `${JSON.stringify({ schema: "lookup-knowledge-bench-reload/1", ...run, reloads }, null, 2)}\n`,
     );
     written.push(reloadFile);
+  }
+  // The committed figures of the document sync, likewise.
+  if (documentSync !== null && options.mode === "full") {
+    const syncFile = join(options.outDir, "document-sync.json");
+    const { startedAt, finishedAt, durationMs, command, machine: host, packages } = report;
+    const run = { startedAt, finishedAt, durationMs, command, machine: host, packages };
+    await writeFile(
+      syncFile,
+      `${JSON.stringify({ schema: "lookup-knowledge-bench-sync/1", ...run, documentSync }, null, 2)}\n`,
+    );
+    written.push(syncFile);
   }
   process.stdout.write(`${formatReport(report)}\n\nwrote ${written.join(", ")}\n`);
   return failures.length === 0 ? 0 : 1;

@@ -1,5 +1,6 @@
 import type { BenchReport } from "./report-model.js";
 import { reloadLines } from "./reload-lines.js";
+import { syncLines } from "./sync-lines.js";
 import {
   buildLine,
   filterLines,
@@ -37,6 +38,8 @@ export function formatReport(report: BenchReport): string {
   if (incremental.length > 0) out.push("", ...incremental);
   const filter = filterLines(report);
   if (filter.length > 0) out.push("", ...filter);
+  const sync = syncLines(report);
+  if (sync.length > 0) out.push("", ...sync);
   const reloads = reloadLines(report);
   if (reloads.length > 0) out.push("", ...reloads);
   const goals = goalTable(report.goals);

@@ -3,6 +3,7 @@ import type { BuildResult } from "../tasks/build-task.js";
 import type { FilterResult } from "../tasks/filter-task.js";
 import type { ReloadResult } from "../tasks/reload-task.js";
 import type { IncrementalResult } from "../tasks/incremental-task.js";
+import type { DocumentSyncResult } from "../tasks/document-sync-task.js";
 import type { LoadResult } from "../tasks/load-task.js";
 import type { QueryResult } from "../tasks/query-task.js";
 import type { GoalCheck } from "./goals.js";
@@ -23,7 +24,7 @@ export interface MachineInfo {
 
 /** A step that did not finish. */
 export interface Failure {
-  step: "build" | "load" | "query" | "incremental" | "filter" | "reload";
+  step: "build" | "load" | "query" | "incremental" | "sync" | "filter" | "reload";
   size: number;
   message: string;
   /** What the step measured before it failed. */
@@ -58,6 +59,8 @@ export interface BenchReport {
   filter?: Partial<FilterResult> | null;
   /** The reload runs, one per size; a failed one keeps what it measured before. Absent in older reports. */
   reloads?: Array<Partial<ReloadResult>>;
+  /** The document-sync run (one edited source as a corpus file and as a LangChain document); a failed one keeps what it measured before. Absent in older reports. */
+  documentSync?: Partial<DocumentSyncResult> | null;
   goals: GoalCheck[];
   failures: Failure[];
   notes: string[];

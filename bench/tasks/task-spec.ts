@@ -39,6 +39,16 @@ export interface IncrementalSpec {
   sectionsPerFile: number;
 }
 
+/** One edited source of a `size`-section corpus: re-indexed as a corpus file and synced as a LangChain document. */
+export interface DocumentSyncSpec {
+  task: "sync";
+  size: number;
+  dataset: string;
+  workDir: string;
+  /** Sections (documents of SciFact) per Markdown file, and so per LangChain document. */
+  sectionsPerFile: number;
+}
+
 /** Filtered lookups: label a `size`-chunk corpus with access groups and domains, build once, time and check recall per filter. */
 export interface FilterSpec {
   task: "filter";
@@ -59,7 +69,7 @@ export interface ReloadSpec {
 }
 
 /** What a child process is asked to do. */
-export type TaskSpec = BuildSpec | LoadSpec | QuerySpec | IncrementalSpec | FilterSpec | ReloadSpec;
+export type TaskSpec = BuildSpec | LoadSpec | QuerySpec | IncrementalSpec | DocumentSyncSpec | FilterSpec | ReloadSpec;
 
 /** What a child writes to its result file (never to stdout, where logs may go). */
 export type ChildOutput<T> = { ok: true; result: T } | { ok: false; error: string; partial?: unknown };

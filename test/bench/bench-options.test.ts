@@ -59,7 +59,7 @@ describe("parseBenchArgs", () => {
       filterPlanSizes: [1_000, 3_000],
     });
     expect(parse([]).only).toBeNull();
-    expect(() => parse(["--only", "query"])).toThrow(/--only takes filter or reload/);
+    expect(() => parse(["--only", "query"])).toThrow(/--only takes filter, reload or sync/);
     expect(() => parse(["--only", "filter", "--no-filter"])).toThrow(BenchError);
   });
 
@@ -70,6 +70,15 @@ describe("parseBenchArgs", () => {
     expect(parse(["--no-reload"]).reloadSizes).toEqual([]);
     expect(parse(["--only", "reload"]).only).toBe("reload");
     expect(() => parse(["--only", "reload", "--no-reload"])).toThrow(/leave nothing to run/);
+  });
+
+  it("runs the document sync at 100k in a full run, none in a quick one, and takes a size, --no-sync or --only sync", () => {
+    expect(parse([]).syncSize).toBe(100_000);
+    expect(parse(["--quick"]).syncSize).toBeNull();
+    expect(parse(["--sync-size", "20000"]).syncSize).toBe(20_000);
+    expect(parse(["--no-sync"]).syncSize).toBeNull();
+    expect(parse(["--only", "sync", "--sync-size", "1000"])).toMatchObject({ only: "sync", syncSize: 1_000 });
+    expect(() => parse(["--only", "sync", "--no-sync"])).toThrow(/leave nothing to run/);
   });
 
   it("refuses unknown flags and bad numbers with a BenchError naming them", () => {
