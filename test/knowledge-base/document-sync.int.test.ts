@@ -6,6 +6,7 @@ import { JSONLinesLoader } from "@langchain/classic/document_loaders/fs/json";
 import { TextLoader } from "@langchain/classic/document_loaders/fs/text";
 import type { DocumentInterface } from "@langchain/core/documents";
 import { PDFLoader } from "@langchain/community/document_loaders/fs/pdf";
+import { RecursiveCharacterTextSplitter } from "@langchain/textsplitters";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { minimalPdf } from "../helpers/minimal-pdf.js";
 import { KnowledgeBase, type DocumentOptions } from "../../src/index.js";
@@ -224,5 +225,27 @@ describe("a binary format through its LangChain loader: PDFLoader (pdf-parse) ov
     expect(result).toEqual({ numAdded: 0, numUpdated: 1, numSkipped: 1, numDeleted: 0 });
     expect(changes).toMatchObject({ chunksAdded: 1, chunksKept: 1, chunksRemoved: 1 });
     expect(knowledgeBase.chunks[1].content).toMatch(/office manager/);
+  });
+});
+
+describe("a LangChain text splitter in place of the paragraph split", () => {
+  it("chunks each document as RecursiveCharacterTextSplitter splits it, numbering the parts of one source", async () => {
+    const sentences = [
+      "Refunds under 500 euros are approved by the support lead.",
+      "Refunds from 500 to 5000 euros need the billing manager.",
+      "Refunds over 5000 euros need the finance controller.",
+    ];
+    const splitter = new RecursiveCharacterTextSplitter({ chunkSize: 70, chunkOverlap: 0, separators: ["\n", " "] });
+    const document = { pageContent: sentences.join("\n"), metadata: { source: "refunds.txt", title: "Refunds" } };
+    const expected = await splitter.splitText(document.pageContent);
+    const kb = await KnowledgeBase.fromDocuments([document], { splitter });
+    expect(expected).toEqual(sentences);
+    expect(kb.chunks.map(({ source, content }) => [source, content.trim()])).toEqual([
+      ["refunds.txt#text", sentences[0]],
+      ["refunds.txt#text/2", sentences[1]],
+      ["refunds.txt#text/3", sentences[2]],
+    ]);
+    const docs = await kb.asRetriever({ tracePath: null }).invoke("who approves a refund over 5000 euros");
+    expect(docs[0].metadata.source).toBe("refunds.txt#text/3");
   });
 });
