@@ -11,6 +11,7 @@ import { BenchError, errorText } from "./bench-error.js";
 import { childTimeoutMs, parseBenchArgs, USAGE, type BenchOptions } from "./bench-options.js";
 import { checkDatasetDir } from "./dataset/load-scifact.js";
 import { checkGoals } from "./report/goals.js";
+import { portablePath } from "./report/portable-path.js";
 import { renderHtmlReport } from "./report/html-report.js";
 import { machineInfo } from "./report/machine-info.js";
 import { packageVersions } from "./report/package-versions.js";
@@ -222,7 +223,7 @@ async function main(): Promise<number> {
     command: ["npm run bench --", ...process.argv.slice(2)].join(" "),
     machine,
     packages: packageVersions(),
-    dataset: options.dataset,
+    dataset: portablePath(options.dataset),
     measure: options.measure,
     sizes,
     incremental,

@@ -15,6 +15,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorText } from "./bench-error.js";
 import { checkDatasetDir, REPO_ROOT } from "./dataset/load-scifact.js";
+import { portablePath } from "./report/portable-path.js";
 import { machineInfo } from "./report/machine-info.js";
 import { runChild } from "./spawn-child.js";
 import { startPgServerProcess } from "./vector-store/pg-server-process.js";
@@ -239,7 +240,7 @@ async function main(): Promise<number> {
       machine,
       uptimeStart,
       uptimeEnd: uptimeLine(),
-      options,
+      options: { ...options, dataset: portablePath(options.dataset), out: portablePath(options.out) },
       sizes: all,
       skipped,
       notes: NOTES,
