@@ -6,6 +6,7 @@ import { INDEX_COMMAND } from "./index-command.js";
 import { QUERY_COMMAND } from "./query-command.js";
 import { SERVE_COMMAND } from "./serve-command.js";
 import { TRACES_COMMAND } from "./traces-command.js";
+import { VERIFY_COMMAND } from "./verify-command.js";
 import { stderrLine } from "./terminal-text.js";
 import { formatCommandHelp, formatOverview } from "./usage.js";
 import { packageVersion } from "./version.js";
@@ -17,6 +18,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   SERVE_COMMAND,
   EVAL_COMMAND,
   TRACES_COMMAND,
+  VERIFY_COMMAND,
 ];
 
 /** Exit codes: 0 success, 1 the command failed at run time, 2 the command line is wrong. */

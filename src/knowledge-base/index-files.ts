@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { errorMessage, indexUnusable, LookupKnowledgeError } from "../errors.js";
 import { INDEX_FILES } from "./index-layout.js";
 import { manifestProblem } from "./manifest-shape.js";
-import { INDEX_FORMAT_VERSION, sha256, type IndexManifest } from "./manifest.js";
+import { crc32Hex, INDEX_FORMAT_VERSION, sha256, type IndexManifest } from "./manifest.js";
 import { rememberOrigin } from "./verified-files.js";
 
 /** Reads a file's bytes; injectable so that tests can act between the reads of one load. */
@@ -96,6 +96,19 @@ export function readStampOf(bytes: Uint8Array): ReadStamp | undefined {
   return readStamps.get(bytes);
 }
 
+/**
+ * How a load checks each data file: `"open"` by its CRC-32 (by its SHA-256 in an index saved
+ * before CRC-32s were recorded), `"verify"` by both, as `lookup-knowledge verify` does.
+ */
+export type FileCheck = "open" | "verify";
+
+/** True when `data` matches the manifest's checksums for `name` that `check` asks for. */
+function matchesManifest(manifest: IndexManifest, name: string, data: Uint8Array, check: FileCheck): boolean {
+  const crc32 = manifest.crc32?.[name];
+  if (crc32 !== undefined && crc32Hex(data) !== crc32) return false;
+  return (crc32 !== undefined && check === "open") || sha256(data) === manifest.checksums[name];
+}
+
 /** The data files of one generation, each read and checked against its checksum as it arrives. */
 export class DataFiles {
   readonly #dir: string;
@@ -114,18 +127,20 @@ export class DataFiles {
     read: ReadBytes,
     order: readonly string[] = [],
     skip: readonly string[] = [],
+    check: FileCheck = "open",
   ) {
     this.#dir = dir;
     const names = Object.keys(manifest.checksums)
       .filter((name) => !skip.includes(name))
       .sort((a, b) => rank(order, a) - rank(order, b));
     for (const name of names) {
-      const expected = manifest.checksums[name];
       const path = join(dir, manifest.generation, name);
       const verified = readBytes(dir, path, name, read).then((data) => {
-        if (sha256(data) !== expected) throw indexUnusable(dir, `file ${name} is corrupted (checksum mismatch)`);
+        if (!matchesManifest(manifest, name, data, check))
+          throw indexUnusable(dir, `file ${name} is corrupted (checksum mismatch)`);
         const stamp = readStampOf(data);
-        if (stamp !== undefined) rememberOrigin(data, { path, sha256: expected, ...stamp });
+        const checksums = { sha256: manifest.checksums[name], crc32: manifest.crc32?.[name] };
+        if (stamp !== undefined) rememberOrigin(data, { path, ...checksums, ...stamp });
         return data;
       });
       // Awaited by `get`; a load that fails early leaves the others to settle unobserved.

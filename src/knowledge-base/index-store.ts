@@ -63,7 +63,7 @@ export async function saveIndexParts(
   const generation = await writeIndexFolder(
     dir,
     indexFiles(parts),
-    (generation, checksums) => ({
+    (generation, checksums, crc32) => ({
       format: "lookup-knowledge-index",
       formatVersion: INDEX_FORMAT_VERSION,
       generation,
@@ -79,6 +79,7 @@ export async function saveIndexParts(
       ...(parts.corpus ? { corpus: recordedOrigin(parts.corpus, dir) } : {}),
       ...(store && plan ? { vectorStore: storeRecord(store, plan) } : {}),
       checksums,
+      crc32,
     }),
     options,
   );

@@ -141,6 +141,13 @@ export interface LoadOptions {
    * @default the policy the index was built with
    */
   unlabelled?: UnlabelledPolicy;
+  /**
+   * Check every byte of every data file against its SHA-256 as well as its CRC-32 before it is
+   * parsed, as `lookup-knowledge verify` does (the CRC-32 alone catches a truncated, damaged or
+   * swapped file; the SHA-256 is the slower, stronger check of Lucene's CheckIndex kind).
+   * @default false
+   */
+  verify?: boolean;
 }
 
 /** Loads the generation a checked manifest names, checking every file before it is parsed. */
@@ -170,6 +177,7 @@ export async function loadGeneration(
     read,
     [INDEX_FILES.chunks, INDEX_FILES.vectors, INDEX_FILES.contents],
     skipVectors ? [INDEX_FILES.vectors] : [],
+    options.verify === true ? "verify" : "open",
   );
   const fields = readChunkFields(dir, manifest, files);
   fields.catch(() => undefined);

@@ -33,6 +33,7 @@ const isRetainedList = (value: unknown) =>
   );
 const EMBEDDER_KINDS: readonly unknown[] = ["statistical-lsa", "custom", "none"];
 const SHA256 = /^[0-9a-f]{64}$/;
+const CRC32 = /^[0-9a-f]{8}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const LSA_STATES: readonly unknown[] = ["fitted", "kept", "refitted"];
 
@@ -169,6 +170,21 @@ export function manifestProblem(manifest: unknown): string | null {
   for (const [name, digest] of Object.entries(at(manifest, "checksums") as Record<string, unknown>)) {
     if (!DATA_FILES.includes(name)) return `${INDEX_FILES.manifest} lists an unknown file name ${JSON.stringify(name)}`;
     if (!isString(digest) || !SHA256.test(digest)) return `${INDEX_FILES.manifest} has an invalid checksum for ${name}`;
+  }
+  return crc32Problem(at(manifest, "checksums") as Record<string, unknown>, at(manifest, "crc32"));
+}
+
+/** What is wrong with the optional `crc32` list: it must name exactly the files `checksums` names. */
+function crc32Problem(checksums: Record<string, unknown>, crc32: unknown): string | null {
+  if (crc32 === undefined) return null;
+  if (!isRecord(crc32))
+    return `${INDEX_FILES.manifest} has no valid crc32 (expected an object of file names and CRC-32s)`;
+  const names = Object.keys(crc32);
+  if (names.length !== Object.keys(checksums).length || names.some((name) => !Object.hasOwn(checksums, name))) {
+    return `${INDEX_FILES.manifest} has a crc32 list whose files differ from its checksums`;
+  }
+  for (const [name, digest] of Object.entries(crc32)) {
+    if (!isString(digest) || !CRC32.test(digest)) return `${INDEX_FILES.manifest} has an invalid CRC-32 for ${name}`;
   }
   return null;
 }

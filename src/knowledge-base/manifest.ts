@@ -1,5 +1,6 @@
 import type { CorpusCalibration } from "../calibration/calibration.js";
 import { createHash } from "node:crypto";
+import { crc32 } from "node:zlib";
 import type { Chunk, DocumentMeta, SkippedFile } from "../types.js";
 import { contentDigest } from "./content-digest.js";
 import type { RetainedRows } from "./row-retention.js";
@@ -111,8 +112,22 @@ export interface IndexManifest {
    * indexes saved before it was recorded (their provenance is unknown).
    */
   corpus?: { root: string; fromIndex: string };
-  /** SHA-256 of every data file, checked before anything is parsed. */
+  /**
+   * SHA-256 of every data file: checked at load in indexes without `crc32`, and by a load with
+   * `verify` (`lookup-knowledge verify`) in every index.
+   */
   checksums: Record<string, string>;
+  /**
+   * CRC-32 of every data file (8 hex digits, the same file names as `checksums`), checked before
+   * anything is parsed: about three times faster than SHA-256 and as sure to catch a truncated,
+   * damaged or swapped file. Absent in indexes saved before it was recorded.
+   */
+  crc32?: Record<string, string>;
+}
+
+/** CRC-32 of `data` as 8 hex digits (zlib's polynomial, as gzip and zip files use). */
+export function crc32Hex(data: string | Uint8Array): string {
+  return crc32(data).toString(16).padStart(8, "0");
 }
 
 /** Hex SHA-256 of `data`. */

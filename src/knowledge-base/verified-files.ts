@@ -4,11 +4,14 @@
  * instead (an incremental update keeps the 27 MB embedder projection unchanged).
  */
 import { link, rm, stat } from "node:fs/promises";
+import { crc32Hex } from "./manifest.js";
 
 /** A committed data file whose bytes matched the manifest's checksum, as it was when it was read. */
 export interface VerifiedOrigin {
   path: string;
   sha256: string;
+  /** Absent for a file of an index saved before CRC-32s were recorded: computed when it is linked. */
+  crc32?: string;
   ino: number;
   size: number;
   mtimeMs: number;
@@ -26,16 +29,22 @@ export function originOf(bytes: Uint8Array): VerifiedOrigin | undefined {
   return origins.get(bytes);
 }
 
+/** The checksums of a data file, as its manifest records them. */
+export interface FileChecksums {
+  sha256: string;
+  crc32: string;
+}
+
 /**
  * Makes `path` a second name of the committed file `bytes` were read from, when there is one and it
- * still has their length; returns its checksum, or null when the bytes must be written instead (no
+ * still has their length; returns its checksums, or null when the bytes must be written instead (no
  * origin, the file is gone or was changed since it was read, the file system has no hard links).
  * A committed generation is never written to, so the linked file holds the verified bytes; its
  * data reached the disk when it was saved, and the new name reaches it with the folder's flush.
  * The two generations then share the file: a copy of an index folder is independent, but writing
  * into a committed file in place (which no save does) would change both.
  */
-export async function linkVerified(bytes: Uint8Array, path: string): Promise<string | null> {
+export async function linkVerified(bytes: Uint8Array, path: string): Promise<FileChecksums | null> {
   const origin = originOf(bytes);
   if (origin === undefined) return null;
   try {
@@ -48,7 +57,7 @@ export async function linkVerified(bytes: Uint8Array, path: string): Promise<str
       now.mtimeMs === origin.mtimeMs &&
       origin.size === bytes.length
     )
-      return origin.sha256;
+      return { sha256: origin.sha256, crc32: origin.crc32 ?? crc32Hex(bytes) };
   } catch {
     // Fall through to writing the bytes.
   }

@@ -4,8 +4,8 @@ import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { syncFolder, writeFileDurably } from "./durable-fs.js";
 import { assertIndexFolder, collectGarbage, markWriting, unmarkWriting } from "./index-folder.js";
 import { INDEX_FILES, newGenerationName, STAGED_MANIFEST } from "./index-layout.js";
-import { sha256, type IndexManifest } from "./manifest.js";
-import { linkVerified } from "./verified-files.js";
+import { crc32Hex, sha256, type IndexManifest } from "./manifest.js";
+import { linkVerified, type FileChecksums } from "./verified-files.js";
 import type { SaveOptions, SaveStep } from "./save-options.js";
 import { makeFolders } from "../make-folders.js";
 
@@ -14,9 +14,9 @@ export interface IndexFile {
   name: string;
   /**
    * Writes the new file `path`, flushed to the disk, and returns the bytes it holds (for the
-   * checksum), or their SHA-256 when it is known (a file linked from a verified one).
+   * checksums), or the checksums when they are known (a file linked from a verified one).
    */
-  write: (path: string) => Promise<string | Uint8Array | { sha256: string }>;
+  write: (path: string) => Promise<string | Uint8Array | FileChecksums>;
 }
 
 /**
@@ -29,7 +29,7 @@ export function serializedFile(name: string, serialize: () => string | Uint8Arra
     async write(path) {
       const data = serialize();
       const linked = typeof data === "string" ? null : await linkVerified(data, path);
-      if (linked !== null) return { sha256: linked };
+      if (linked !== null) return linked;
       await writeFileDurably(path, data);
       return data;
     },
@@ -61,7 +61,7 @@ function writeFailed(dir: string, error: unknown, committed: boolean): LookupKno
 export async function writeIndexFolder(
   dir: string,
   files: readonly IndexFile[],
-  manifestFor: (generation: string, checksums: Record<string, string>) => IndexManifest,
+  manifestFor: (generation: string, checksums: Record<string, string>, crc32: Record<string, string>) => IndexManifest,
   options: SaveOptions = {},
 ): Promise<string> {
   const total = files.length + 3;
@@ -84,14 +84,17 @@ export async function writeIndexFolder(
     await mkdir(folder);
     // One file after the other: a disk that fills up fails the file that ran out of room.
     const checksums: Record<string, string> = {};
+    const crc32: Record<string, string> = {};
     for (const file of files) {
       const written = await file.write(join(folder, file.name));
-      checksums[file.name] = typeof written === "object" && "sha256" in written ? written.sha256 : sha256(written);
+      const known = typeof written === "object" && "sha256" in written ? written : null;
+      checksums[file.name] = known?.sha256 ?? sha256(written as string | Uint8Array);
+      crc32[file.name] = known?.crc32 ?? crc32Hex(written as string | Uint8Array);
       done += 1;
       report("write", file.name);
     }
     const staged = join(folder, STAGED_MANIFEST);
-    await writeFileDurably(staged, `${JSON.stringify(manifestFor(generation, checksums), null, 2)}\n`);
+    await writeFileDurably(staged, `${JSON.stringify(manifestFor(generation, checksums, crc32), null, 2)}\n`);
     await syncFolder(folder);
     await syncFolder(dir);
     done += 1;

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { crc32 } from "node:zlib";
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -22,6 +23,7 @@ describe("lookup-knowledge index on an existing index", () => {
     const manifest = JSON.parse(await readFile(join(out, "manifest.json"), "utf8")) as {
       generation: string;
       checksums: Record<string, string>;
+      crc32: Record<string, string>;
     };
     const count = built.chunks.length;
     const bad = craftBm25({
@@ -31,6 +33,7 @@ describe("lookup-knowledge index on an existing index", () => {
     });
     await writeFile(join(out, manifest.generation, "bm25.bin"), bad);
     manifest.checksums["bm25.bin"] = createHash("sha256").update(bad).digest("hex");
+    manifest.crc32["bm25.bin"] = crc32(bad).toString(16).padStart(8, "0");
     await writeFile(join(out, "manifest.json"), JSON.stringify(manifest));
     await KnowledgeBase.load(out);
     await writeFile(

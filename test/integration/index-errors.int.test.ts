@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { cp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
+import { crc32 } from "node:zlib";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KnowledgeBase, type IndexManifest } from "../../src/index.js";
@@ -12,7 +13,11 @@ const CHUNKS = "chunk-list.json";
 const GARBAGE = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) % 256));
 
 /** A manifest as parsed JSON, to be damaged field by field. */
-type RawManifest = Record<string, unknown> & { settings: Record<string, unknown>; checksums: Record<string, unknown> };
+type RawManifest = Record<string, unknown> & {
+  settings: Record<string, unknown>;
+  checksums: Record<string, unknown>;
+  crc32?: Record<string, unknown>;
+};
 
 async function readManifest(dir: string): Promise<IndexManifest> {
   return JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as IndexManifest;
@@ -34,11 +39,12 @@ function sha256(data: Buffer | string): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-/** Rewrites a data file and its checksum, so that the bytes reach the parser (or hnswlib) itself. */
+/** Rewrites a data file and its checksums, so that the bytes reach the parser (or hnswlib) itself. */
 async function replaceWithValidChecksum(dir: string, name: string, data: Buffer | string): Promise<void> {
   await writeFile(await dataPath(dir, name), data);
   await editManifest(dir, (manifest) => {
     manifest.checksums[name] = sha256(data);
+    if (manifest.crc32) manifest.crc32[name] = crc32(data).toString(16).padStart(8, "0");
   });
 }
 

@@ -359,3 +359,23 @@ describe("manifestProblem on the rows a vectorStore record keeps for replicas", 
     );
   });
 });
+
+describe("manifestProblem on the CRC-32 list", () => {
+  const crcs = (names: string[], value = "0badc0de") => Object.fromEntries(names.map((name) => [name, value]));
+  const names = () => Object.keys(manifest().checksums as Record<string, string>);
+
+  it("accepts a manifest with a CRC-32 for every listed file, and one without the list (saved before it was recorded)", () => {
+    expect(manifestProblem(withField("crc32", crcs(names())))).toBeNull();
+    expect(manifestProblem(manifest())).toBeNull();
+  });
+
+  it("refuses a CRC-32 list that leaves out a file or adds one, or a CRC-32 that is not 8 hex digits", () => {
+    expect(manifestProblem(withField("crc32", crcs(names().slice(1))))).toMatch(/crc32 list whose files differ/);
+    expect(manifestProblem(withField("crc32", crcs([...names().slice(1), "notes.txt"])))).toMatch(
+      /crc32 list whose files differ/,
+    );
+    expect(manifestProblem(withField("crc32", crcs(names(), "0BADC0DE")))).toMatch(/invalid CRC-32 for chunk-list/);
+    expect(manifestProblem(withField("crc32", crcs(names(), "123")))).toMatch(/invalid CRC-32/);
+    expect(manifestProblem(withField("crc32", []))).toMatch(/no valid crc32/);
+  });
+});
