@@ -89,10 +89,10 @@ async function syncLocked(run: DocumentsRun, lock: IndexLock): Promise<boolean> 
     if (!shouldRebuild(error, "load")) throw error;
     return rebuilding(errorDetail(error));
   }
-  if (!isDocumentIndex({ files: previous.indexedFiles })) {
-    return rebuilding(
-      `it was built from ${previous.indexedFiles === null ? "ready-made chunks" : "a corpus folder"}, not from documents`,
-    );
+  const files = previous.indexedFiles;
+  if (!isDocumentIndex({ files })) {
+    const from = files === null ? "ready-made chunks" : files.length === 0 ? "no source at all" : "a corpus folder";
+    return rebuilding(`it was built from ${from}, not from documents`);
   }
   const started = performance.now();
   const read = await reading(run);
