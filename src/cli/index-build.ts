@@ -10,7 +10,8 @@ import { stopRequested } from "./stop-signal.js";
 import { openCliVectorStore } from "./pgvector-flags.js";
 import { captureConsole } from "../console-capture.js";
 import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
-import { DEFAULT_LOCK_WAIT_SECONDS } from "./defaults.js";
+import { DEFAULT_CORPUS_DIR, DEFAULT_LOCK_WAIT_SECONDS } from "./defaults.js";
+import { documentsFlags } from "./index-documents-flags.js";
 import { sweepLeftovers, withIndexLock } from "./index-lock-run.js";
 import { shouldRebuild } from "./rebuild-decision.js";
 import { errorDetail } from "../errors.js";
@@ -194,16 +195,41 @@ function silenced<T>(run: () => Promise<T>): Promise<T> {
   return captureConsole(run, () => {});
 }
 
-/** Runs `lookup-knowledge index` once its command line is parsed: one run, then with `--watch` an update per batch of corpus changes until stopped. */
-export async function runIndex({ values }: ParsedCommand, log: (line: string) => void): Promise<number> {
-  const corpus = String(values.corpus);
+/**
+ * Runs `lookup-knowledge index` once its command line is parsed: one run (over `--documents` when
+ * given, else the corpus folder), then with `--watch` an update per batch of corpus changes until stopped.
+ */
+export async function runIndex(parsed: ParsedCommand, log: (line: string) => void): Promise<number> {
+  const { values } = parsed;
+  const documents = documentsFlags(parsed);
+  const corpus = String(values.corpus ?? DEFAULT_CORPUS_DIR);
   const out = String(values.out);
+  const full = values.full === true;
   const waitMs =
     integerValue("index", "lock-wait", String(values["lock-wait"] ?? DEFAULT_LOCK_WAIT_SECONDS), 0, 86_400) * 1000;
-  const store = await openCliVectorStore(values);
+  const input = documents && (await (await import("./documents-input.js")).documentsInput(documents.documents));
+  const store = await openCliVectorStore(values).catch(async (error: unknown) => {
+    await input?.close();
+    throw error;
+  });
+  const once = async () => {
+    if (!input || !documents) return indexOnce(corpus, out, full, log, store.vectorStore, waitMs);
+    const { indexDocumentsOnce } = await import("./index-documents.js");
+    const { cleanup, sourceIdKey } = documents;
+    await indexDocumentsOnce({
+      input,
+      out,
+      full,
+      cleanup,
+      sourceIdKey,
+      log,
+      vectorStore: store.vectorStore,
+      lockWaitMs: waitMs,
+    });
+  };
   try {
     try {
-      await silenced(() => indexOnce(corpus, out, values.full === true, log, store.vectorStore, waitMs));
+      await silenced(once);
     } catch (error) {
       // The first run failed: the table (or indexes) this run created hold nothing an index records.
       await store.dropCreated();

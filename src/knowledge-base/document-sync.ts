@@ -1,4 +1,4 @@
-import type { LoadedCorpus } from "../corpus/load-corpus.js";
+import type { IndexedFile, LoadedCorpus } from "../corpus/load-corpus.js";
 import { LookupKnowledgeError } from "../errors.js";
 import type { IndexParts } from "./index-parts.js";
 import { reindexParts, type IndexChanges, type ReindexOptions } from "./update-index.js";
@@ -24,7 +24,7 @@ export interface SyncDocumentsOptions extends DocumentOptions, ReindexOptions {
 }
 
 /** True when `parts` were built from LangChain documents (every indexed source records its documents). */
-export function isDocumentIndex(parts: Pick<IndexParts, "files">): boolean {
+export function isDocumentIndex(parts: { readonly files: readonly IndexedFile[] | null }): boolean {
   return parts.files !== null && parts.files.length > 0 && parts.files.every((file) => file.documents !== undefined);
 }
 

@@ -1,4 +1,4 @@
-import { cp, readFile } from "node:fs/promises";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -164,6 +164,50 @@ describe("the CLI with L1 in Postgres/pgvector", () => {
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
       expect(run.stderr).toContain("cannot open the pgvector table");
       expect(run.stderr).not.toContain("postgres:postgres@");
+    },
+    CLI_TIMEOUT,
+  );
+
+  it(
+    "builds an index from JSONL documents into a pgvector table, syncs an edit into it, and answers from it",
+    async () => {
+      const dir = await temp.make();
+      const file = join(dir, "docs.jsonl");
+      const out = join(dir, "index");
+      const docsTable = `${table}_docs`;
+      const doc = (source: string, pageContent: string) => JSON.stringify({ pageContent, metadata: { source } });
+      const flags = ["--out", out, "--documents", file, "--pgvector", postgres.url, "--pgvector-table", docsTable];
+      await writeFile(
+        file,
+        [
+          doc("refunds.txt", "Refunds over 5000 dollars need Priya's approval."),
+          doc("keys.txt", "Rotate API keys every 90 days."),
+        ].join("\n"),
+      );
+      const built = await runCli(["index", ...flags]);
+      expect(built.code).toBe(0);
+      expect(built.stderr).toContain("L1 rows in pgvector");
+
+      await writeFile(
+        file,
+        [
+          doc("refunds.txt", "Refunds over 5000 dollars need Omar's approval."),
+          doc("keys.txt", "Rotate API keys every 90 days."),
+        ].join("\n"),
+      );
+      const synced = await runCli(["index", ...flags]);
+      expect(synced.code).toBe(0);
+      expect(synced.stderr).toContain("documents 0 added, 1 updated, 1 skipped (unchanged), 0 deleted");
+      expect(synced.stderr).toMatch(/store rows [1-9]\d* written/);
+
+      const answered = await runCli(
+        ["query", "who approves a refund", "--index", out, "--no-trace", "--json", "--pgvector-table", docsTable],
+        { env: { LOOKUP_KNOWLEDGE_PGVECTOR_URL: postgres.url }, cwd: dir },
+      );
+      expect(answered.code).toBe(0);
+      const result = JSON.parse(answered.stdout) as LookupResult;
+      expect(result.l1Status).toBe("ok");
+      expect(result.primary?.content).toContain("Omar");
     },
     CLI_TIMEOUT,
   );
