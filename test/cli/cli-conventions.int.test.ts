@@ -73,7 +73,7 @@ describe("the CLI's conventions", () => {
         runCli(["help", "frobnicate"]),
       ]);
       expect(expectUsageError(typo, "--help")).toContain(
-        'unknown command "qeury" (did you mean query?); the commands are index, query, serve, eval, traces, help.',
+        'unknown command "qeury" (did you mean query?); the commands are index, query, serve, eval, traces, verify, help.',
       );
       expect(expectUsageError(unknown, "--help")).toContain('unknown command "frobnicate"');
       expect(expectUsageError(help, "--help")).toContain('unknown command "frobnicate"');
