@@ -28,12 +28,19 @@ export interface BenchOptions {
   filterPlanSizes: number[];
   /** Chunk counts of the reload runs (a followed index saving a new generation while it serves); empty skips them. */
   reloadSizes: number[];
+  /** Files of the generated corpus of the corpus-parse run (previous frontmatter path against gray-matter); null skips it. */
+  parseFiles: number | null;
+  /** Timed rounds of the corpus-parse run, per corpus. */
+  parseRounds: number;
   /** Run only this step (no per-size build, load and query, no incremental run); null: everything. */
   only: BenchStep | null;
 }
 
 /** The steps `--only` can pick. */
-export type BenchStep = "filter" | "reload" | "sync";
+export type BenchStep = "filter" | "reload" | "sync" | "parse";
+
+/** Files of the generated corpus of a full run's corpus-parse run. */
+export const PARSE_FILES = 10_000;
 
 /** Chunks of the document-sync run of a full run. */
 export const SYNC_SIZE = 100_000;
@@ -68,7 +75,8 @@ export const QUICK_MEASURE: MeasureSettings = {
 export const USAGE = `usage: npm run bench -- [--sizes 1000,10000,100000] [--quick] [--dataset DIR] [--out DIR]
        [--incremental-size 10000 | --no-incremental] [--budget-s 60] [--max-calls 1200]
        [--child-timeout-s N] [--keep-temp] [--filter-size N | --no-filter] [--filter-plan-sizes 1000,...]
-       [--reload-sizes 10000,100000 | --no-reload] [--sync-size 100000 | --no-sync] [--only filter|reload|sync]
+       [--reload-sizes 10000,100000 | --no-reload] [--sync-size 100000 | --no-sync]
+       [--parse-files 10000 | --no-parse] [--only filter|reload|sync|parse]
   --quick            smoke run: 1,000 chunks, a few calls per system, no incremental run
   --sizes            chunk counts, one child process each (default ${FULL_SIZES.join(",")})
   --dataset          BEIR SciFact folder (default ../shared/datasets/scifact next to the repository)
@@ -85,7 +93,11 @@ export const USAGE = `usage: npm run bench -- [--sizes 1000,10000,100000] [--qui
   --sync-size        chunks of the document-sync run: one edited source re-indexed as a corpus file
                      and synced as a LangChain document, side by side (default ${SYNC_SIZE.toLocaleString("en-US")}; none with --quick)
   --no-sync          skip the document-sync run
-  --only STEP        run one step alone: filter (at --filter-size, else the largest of --sizes), reload or sync`;
+  --parse-files      files of the generated corpus of the corpus-parse run: the sample corpus and this one
+                     parsed through the previous frontmatter path and gray-matter, side by side
+                     (default ${PARSE_FILES.toLocaleString("en-US")}; 1,000 with --quick)
+  --no-parse         skip the corpus-parse run
+  --only STEP        run one step alone: filter (at --filter-size, else the largest of --sizes), reload, sync or parse`;
 
 function positiveInteger(flag: string, text: string | undefined): number {
   const value = Number(text?.replace(/_/g, ""));
@@ -113,6 +125,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
   let only: BenchStep | null = null;
   let reloadSizes: number[] | undefined;
   let syncSize: number | null | undefined;
+  let parseFiles: number | null | undefined;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
@@ -190,10 +203,16 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
       case "--no-sync":
         syncSize = null;
         break;
+      case "--parse-files":
+        parseFiles = positiveInteger(flag, value());
+        break;
+      case "--no-parse":
+        parseFiles = null;
+        break;
       case "--only": {
         const step = value();
-        if (step !== "filter" && step !== "reload" && step !== "sync")
-          throw new BenchError(`--only takes filter, reload or sync, got ${step}. ${USAGE.split("\n")[0]}`);
+        if (step !== "filter" && step !== "reload" && step !== "sync" && step !== "parse")
+          throw new BenchError(`--only takes filter, reload, sync or parse, got ${step}. ${USAGE.split("\n")[0]}`);
         only = step;
         break;
       }
@@ -215,6 +234,8 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
     throw new BenchError("--only reload and --no-reload leave nothing to run.");
   const sync = syncSize === undefined ? (quick ? null : SYNC_SIZE) : syncSize;
   if (only === "sync" && sync === null) throw new BenchError("--only sync and --no-sync leave nothing to run.");
+  const parse = parseFiles === undefined ? (quick ? 1_000 : PARSE_FILES) : parseFiles;
+  if (only === "parse" && parse === null) throw new BenchError("--only parse and --no-parse leave nothing to run.");
   return {
     mode: quick ? "quick" : "full",
     sizes: [...new Set(chosen)].sort((a, b) => a - b),
@@ -223,6 +244,8 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
     incrementalSize: incrementalSize === undefined ? (quick ? null : 10_000) : incrementalSize,
     sectionsPerFile: 10,
     syncSize: sync,
+    parseFiles: parse,
+    parseRounds: quick ? 3 : 9,
     measure,
     serveQueries: quick ? 20 : null,
     childTimeoutMs: childTimeoutS === null ? null : childTimeoutS * 1000,

@@ -10,6 +10,7 @@ import { runDocumentSyncTask } from "./tasks/document-sync-task.js";
 import { runFilterTask } from "./tasks/filter-task.js";
 import { runIncrementalTask } from "./tasks/incremental-task.js";
 import { runLoadTask } from "./tasks/load-task.js";
+import { runParseTask } from "./tasks/parse-task.js";
 import { runQueryTask } from "./tasks/query-task.js";
 import { runReloadTask } from "./tasks/reload-task.js";
 import type { ChildOutput, KeepPartial, TaskSpec } from "./tasks/task-spec.js";
@@ -30,6 +31,8 @@ async function runTask(spec: TaskSpec, keep: KeepPartial, log: (line: string) =>
       return runFilterTask(spec, keep, log);
     case "reload":
       return runReloadTask(spec, keep, log);
+    case "parse":
+      return runParseTask(spec, keep, log);
   }
 }
 

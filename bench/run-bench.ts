@@ -25,6 +25,7 @@ import type { ReloadResult } from "./tasks/reload-task.js";
 import type { IncrementalResult } from "./tasks/incremental-task.js";
 import type { DocumentSyncResult } from "./tasks/document-sync-task.js";
 import type { LoadResult } from "./tasks/load-task.js";
+import type { ParseResult } from "./tasks/parse-task.js";
 import type { QueryResult } from "./tasks/query-task.js";
 import type { TaskSpec } from "./tasks/task-spec.js";
 
@@ -111,7 +112,9 @@ async function main(): Promise<number> {
         ? `only the reloads at ${options.reloadSizes.join(", ")}`
         : options.only === "sync"
           ? `only the document sync at ${options.syncSize}`
-          : `sizes ${options.sizes.join(", ")}${options.filterSize !== null ? `; filtered lookups at ${options.filterSize}` : ""}${options.reloadSizes.length > 0 ? `; reloads at ${options.reloadSizes.join(", ")}` : ""}`;
+          : options.only === "parse"
+            ? `only the corpus parse (sample corpus and ${options.parseFiles} files)`
+            : `sizes ${options.sizes.join(", ")}${options.filterSize !== null ? `; filtered lookups at ${options.filterSize}` : ""}${options.reloadSizes.length > 0 ? `; reloads at ${options.reloadSizes.join(", ")}` : ""}`;
   say(`${steps}; working in ${work}`);
   const failures: Failure[] = [];
   const sizes: SizeReport[] = [];
@@ -119,6 +122,7 @@ async function main(): Promise<number> {
   let filter: Partial<FilterResult> | null = null;
   let documentSync: Partial<DocumentSyncResult> | null = null;
   const reloads: Array<Partial<ReloadResult>> = [];
+  let corpusParse: Partial<ParseResult> | null = null;
   try {
     for (const size of options.only === null ? options.sizes : []) {
       const sizeDir = join(work, `size-${size}`);
@@ -194,6 +198,19 @@ async function main(): Promise<number> {
       filter ??= (failures.find((f) => f.step === "filter")?.partial as Partial<FilterResult> | undefined) ?? null;
       if (!options.keepTemp) await rm(workDir, { recursive: true, force: true });
     }
+    if (options.parseFiles !== null && (options.only === null || options.only === "parse")) {
+      const size = options.parseFiles;
+      const workDir = join(work, `parse-${size}`);
+      await mkdir(workDir, { recursive: true });
+      corpusParse = await step<ParseResult>(
+        { task: "parse", size, dataset: options.dataset, workDir, rounds: options.parseRounds },
+        options,
+        resultDir,
+        failures,
+      );
+      corpusParse ??= (failures.find((f) => f.step === "parse")?.partial as Partial<ParseResult> | undefined) ?? null;
+      if (!options.keepTemp) await rm(workDir, { recursive: true, force: true });
+    }
     for (const size of options.only === null || options.only === "reload" ? options.reloadSizes : []) {
       const workDir = join(work, `reload-${size}`);
       await mkdir(workDir, { recursive: true });
@@ -230,6 +247,7 @@ async function main(): Promise<number> {
     filter,
     reloads,
     documentSync,
+    corpusParse,
     goals: checkGoals(sizes, incremental),
     failures,
     notes: notesFor(sizes),
@@ -251,6 +269,7 @@ async function main(): Promise<number> {
       filter: _filter,
       reloads: _reloads,
       documentSync: _documentSync,
+      corpusParse: _corpusParse,
       notes: _notes,
       ...run
     } = report;
@@ -271,6 +290,7 @@ async function main(): Promise<number> {
       filter: _filter,
       reloads: _reloads,
       documentSync: _documentSync,
+      corpusParse: _corpusParse,
       notes: _notes,
       ...run
     } = report;
@@ -290,6 +310,17 @@ async function main(): Promise<number> {
       `${JSON.stringify({ schema: "lookup-knowledge-bench-sync/1", ...run, documentSync }, null, 2)}\n`,
     );
     written.push(syncFile);
+  }
+  // The committed figures of the corpus parse, likewise.
+  if (corpusParse !== null && options.mode === "full") {
+    const parseFile = join(options.outDir, "corpus-parse.json");
+    const { startedAt, finishedAt, durationMs, command, machine: host, packages } = report;
+    const run = { startedAt, finishedAt, durationMs, command, machine: host, packages };
+    await writeFile(
+      parseFile,
+      `${JSON.stringify({ schema: "lookup-knowledge-bench-parse/1", ...run, corpusParse }, null, 2)}\n`,
+    );
+    written.push(parseFile);
   }
   process.stdout.write(`${formatReport(report)}\n\nwrote ${written.join(", ")}\n`);
   return failures.length === 0 ? 0 : 1;

@@ -2,6 +2,7 @@ import type { BenchReport } from "./report-model.js";
 import { escapeHtml, groupedBarChart, stackedShareChart, type BarGroup, type StackedRow } from "./svg-charts.js";
 import { reloadLines } from "./reload-lines.js";
 import { syncLines } from "./sync-lines.js";
+import { parseLines } from "./parse-lines.js";
 import {
   buildLine,
   filterLines,
@@ -111,6 +112,7 @@ export function renderHtmlReport(report: BenchReport): string {
   const incremental = incrementalLines(report);
   const filter = filterLines(report);
   const sync = syncLines(report);
+  const parse = parseLines(report);
   const reloads = reloadLines(report);
   const failures = report.failures
     .map((f) => `<li class="bad">${escapeHtml(`${f.step} at ${f.size}: ${f.message}`)}</li>`)
@@ -136,6 +138,7 @@ ${sizes}
 ${incremental.length > 0 ? `<h2>Incremental re-index</h2><pre>${escapeHtml(incremental.join("\n"))}</pre>` : ""}
 ${filter.length > 0 ? `<h2>Filtered lookups</h2><pre>${escapeHtml(filter.join("\n"))}</pre>` : ""}
 ${sync.length > 0 ? `<h2>Document sync</h2><pre>${escapeHtml(sync.join("\n"))}</pre>` : ""}
+${parse.length > 0 ? `<h2>Corpus parse</h2><pre>${escapeHtml(parse.join("\n"))}</pre>` : ""}
 ${reloads.length > 0 ? `<h2>Reloads</h2><pre>${escapeHtml(reloads.join("\n"))}</pre>` : ""}
 <h2>Run</h2>
 <pre>${escapeHtml(JSON.stringify({ command: report.command, packages: report.packages, dataset: report.dataset, measure: report.measure, notes: report.notes }, null, 2))}</pre>

@@ -1,4 +1,5 @@
 import type { BenchReport } from "./report-model.js";
+import { parseLines } from "./parse-lines.js";
 import { reloadLines } from "./reload-lines.js";
 import { syncLines } from "./sync-lines.js";
 import {
@@ -42,6 +43,8 @@ export function formatReport(report: BenchReport): string {
   if (sync.length > 0) out.push("", ...sync);
   const reloads = reloadLines(report);
   if (reloads.length > 0) out.push("", ...reloads);
+  const parse = parseLines(report);
+  if (parse.length > 0) out.push("", ...parse);
   const goals = goalTable(report.goals);
   out.push("", "goals (from the issue; checked from the measured values):", formatTable(goals.header, goals.rows));
   for (const note of report.notes) out.push(`note: ${note}`);

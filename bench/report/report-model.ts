@@ -5,6 +5,7 @@ import type { ReloadResult } from "../tasks/reload-task.js";
 import type { IncrementalResult } from "../tasks/incremental-task.js";
 import type { DocumentSyncResult } from "../tasks/document-sync-task.js";
 import type { LoadResult } from "../tasks/load-task.js";
+import type { ParseResult } from "../tasks/parse-task.js";
 import type { QueryResult } from "../tasks/query-task.js";
 import type { GoalCheck } from "./goals.js";
 import type { Ratios } from "./ratios.js";
@@ -24,7 +25,7 @@ export interface MachineInfo {
 
 /** A step that did not finish. */
 export interface Failure {
-  step: "build" | "load" | "query" | "incremental" | "sync" | "filter" | "reload";
+  step: "build" | "load" | "query" | "incremental" | "sync" | "filter" | "reload" | "parse";
   size: number;
   message: string;
   /** What the step measured before it failed. */
@@ -61,6 +62,8 @@ export interface BenchReport {
   reloads?: Array<Partial<ReloadResult>>;
   /** The document-sync run (one edited source as a corpus file and as a LangChain document); a failed one keeps what it measured before. Absent in older reports. */
   documentSync?: Partial<DocumentSyncResult> | null;
+  /** The corpus-parse run (the previous frontmatter path against gray-matter); a failed one keeps what it measured before. Absent in older reports. */
+  corpusParse?: Partial<ParseResult> | null;
   goals: GoalCheck[];
   failures: Failure[];
   notes: string[];

@@ -68,8 +68,20 @@ export interface ReloadSpec {
   indexDir: string;
 }
 
+/** Parse the sample corpus and a generated one of `size` files through the previous and the gray-matter frontmatter paths, side by side. */
+export interface ParseSpec {
+  task: "parse";
+  /** Files of the generated corpus (one replicated SciFact document each). */
+  size: number;
+  dataset: string;
+  workDir: string;
+  /** Timed rounds per corpus; medians are kept. */
+  rounds: number;
+}
+
 /** What a child process is asked to do. */
-export type TaskSpec = BuildSpec | LoadSpec | QuerySpec | IncrementalSpec | DocumentSyncSpec | FilterSpec | ReloadSpec;
+export type TaskSpec =
+  BuildSpec | LoadSpec | QuerySpec | IncrementalSpec | DocumentSyncSpec | FilterSpec | ReloadSpec | ParseSpec;
 
 /** What a child writes to its result file (never to stdout, where logs may go). */
 export type ChildOutput<T> = { ok: true; result: T } | { ok: false; error: string; partial?: unknown };

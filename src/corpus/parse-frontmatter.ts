@@ -1,8 +1,6 @@
-import { isScalar, parseAllDocuments, visit, type Document, type DocumentOptions, type ParseOptions, type ScalarTag, type SchemaOptions, type Tags, type ToJSOptions } from "yaml";
-import { errorMessage } from "../errors.js";
-import { describeJsonError } from "../shown-value.js";
+import matter from "gray-matter";
 import { invalidCorpusFile } from "./corpus-file-error.js";
-import { splitFrontmatter } from "./split-frontmatter.js";
+import { parseJsonFrontmatter, parseYamlFrontmatter, type FrontmatterEngine } from "./frontmatter-engines.js";
 
 /** A file's raw frontmatter fields and its Markdown body. */
 export interface ParsedFrontmatter {
@@ -11,41 +9,16 @@ export interface ParsedFrontmatter {
   body: string;
 }
 
-type FrontmatterFormat = "yaml" | "json";
-
-/** Languages accepted after the opening `---`, lower-cased; anything else is refused, never run. */
-const FORMATS: Readonly<Record<string, FrontmatterFormat>> = { "": "yaml", yaml: "yaml", yml: "yaml", json: "json" };
+/** Languages accepted after the opening `---`, lower-cased, and the engine that reads each; anything else is refused, never run. */
+const ENGINES: Readonly<Record<string, FrontmatterEngine>> = { "": parseYamlFrontmatter, yaml: parseYamlFrontmatter, yml: parseYamlFrontmatter, json: parseJsonFrontmatter };
 
 const ACCEPTED = 'only YAML ("---", "---yaml", "---yml") and JSON ("---json") frontmatter is read, and frontmatter is never run as code';
 
-const NUMBER_TAGS = new Set(["tag:yaml.org,2002:int", "tag:yaml.org,2002:float"]);
-
-function isNumberTag(tag: Tags[number]): tag is ScalarTag {
-  return typeof tag === "object" && tag.collection === undefined && NUMBER_TAGS.has(tag.tag);
-}
-
-/** Keeps YAML numbers as written (`3.10` stays "3.10", not 3.1): frontmatter fields are text. */
-function numbersAsWritten(tags: Tags): Tags {
-  return tags.map((tag): Tags[number] => (isNumberTag(tag) ? { ...tag, resolve: (source: string) => source } : tag));
-}
-
 /**
- * Plain data only: the YAML 1.2 core schema (a date stays a string), no YAML 1.1 or custom tags
- * (an unresolved tag is refused), no merge keys, bounded alias expansion, no logging. Unique keys
- * are checked by {@link duplicateKey}: the parser's own check is quadratic in the keys of a map.
+ * The names gray-matter resolves to an engine of its own (`javascript` evaluates the block): each is
+ * mapped to a refusal, so that no call can reach those engines even past the language check.
  */
-const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
-  version: "1.2",
-  schema: "core",
-  customTags: numbersAsWritten,
-  resolveKnownTags: false,
-  merge: false,
-  uniqueKeys: false,
-  strict: true,
-  logLevel: "silent",
-};
-
-const TO_JS: ToJSOptions = { maxAliasCount: 100 };
+const GRAY_MATTER_CODE_LANGUAGES = ["javascript", "js", "coffee", "coffeescript", "cson", "toml"];
 
 /** Longest language name quoted in a skip reason. */
 const MAX_QUOTED_LANGUAGE = 40;
@@ -54,83 +27,122 @@ function quoteLanguage(language: string): string {
   return JSON.stringify(language.length > MAX_QUOTED_LANGUAGE ? `${language.slice(0, MAX_QUOTED_LANGUAGE)}…` : language);
 }
 
-function describe(value: unknown): string {
-  return Array.isArray(value) ? "a list" : `a ${typeof value}`;
+function refusedLanguage(language: string) {
+  return invalidCorpusFile(`frontmatter language ${quoteLanguage(language)} is not accepted: ${ACCEPTED}`);
 }
 
-function asMapping(value: unknown): Record<string, unknown> {
-  if (value === null || value === undefined) return {};
-  if (typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
-  throw invalidCorpusFile(`malformed frontmatter: the frontmatter must be a mapping of fields (key: value), got ${describe(value)}`);
-}
-
-function firstLine(message: string): string {
-  return message.split("\n", 1)[0].replace(/:$/, "");
-}
-
-/** The first key that repeats within one mapping of the document, in one pass over it; null when none does. */
-function duplicateKey(doc: Document): string | null {
-  let found: string | null = null;
-  visit(doc, {
-    Map(_, map) {
-      const keys = new Set<string>();
-      for (const { key } of map.items) {
-        const name = isScalar(key) ? String(key.value) : String(key);
-        if (keys.has(name)) {
-          found = name;
-          return visit.BREAK;
-        }
-        keys.add(name);
-      }
-      return undefined;
+const REFUSING_ENGINES: Readonly<Record<string, () => never>> = Object.fromEntries(
+  GRAY_MATTER_CODE_LANGUAGES.map((language) => [
+    language,
+    () => {
+      throw refusedLanguage(language);
     },
-  });
-  return found;
+  ]),
+);
+
+/**
+ * Most steps gray-matter's comment scan of a block (`/^\s*#[^\n]+/gm`, run on every block) may
+ * take. It rescans a run of blank lines from every line start in it, so its cost grows with the
+ * square of the run: 80,000 blank lines take seconds, a 64 MB file hours. This budget is a run of
+ * about 5,600 blank lines, far beyond any real frontmatter, and a few tens of milliseconds.
+ */
+const MAX_COMMENT_SCAN_STEPS = 16_000_000;
+
+/** The characters of `\s` in a JavaScript regular expression. */
+function isRegExpSpace(code: number): boolean {
+  return (
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0x20 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
-function parseYaml(block: string): Record<string, unknown> {
-  // The leading newline stands for the opening "---" line, so that error positions are file lines.
-  const docs = parseAllDocuments(`\n${block}`, YAML_OPTIONS);
-  if (Array.isArray(docs) && docs.length === 0) return {}; // comments only
-  if (!Array.isArray(docs) || docs.length !== 1) {
-    throw invalidCorpusFile("malformed frontmatter: it holds more than one YAML document (a \"---\" line inside it); keep one mapping of fields");
-  }
-  const [doc] = docs;
-  const problem = doc.errors[0] ?? doc.warnings[0];
-  if (problem) throw invalidCorpusFile(`malformed frontmatter: ${firstLine(problem.message)}`);
-  const repeated = duplicateKey(doc);
-  if (repeated !== null) throw invalidCorpusFile(`malformed frontmatter: map keys must be unique, and "${repeated.slice(0, 40)}" repeats`);
-  let value: unknown;
-  try {
-    value = doc.toJS(TO_JS);
-  } catch (error) {
-    throw invalidCorpusFile(`malformed frontmatter: ${firstLine(errorMessage(error))}`, error);
-  }
-  return asMapping(value);
+function isLineTerminator(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
 }
 
-function parseJson(block: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(block);
-  } catch (error) {
-    // The engine's message quotes the text around the fault; the position is enough to fix it.
-    throw invalidCorpusFile(`malformed frontmatter: ${describeJsonError(error, block)}`);
+/** An upper bound of the comment scan's steps over `text` from `start` to `end`: for each line start inside a run of blanks, the rest of the run. One pass. */
+function commentScanSteps(text: string, start: number, end: number): number {
+  let steps = 0;
+  let lineStarts = 0;
+  let lineStartSum = 0;
+  for (let i = start; i < end; i++) {
+    if (isRegExpSpace(text.charCodeAt(i))) {
+      if (i === start || isLineTerminator(text.charCodeAt(i - 1))) {
+        lineStarts++;
+        lineStartSum += i;
+      }
+    } else if (lineStarts > 0) {
+      steps += lineStarts * i - lineStartSum;
+      lineStarts = 0;
+      lineStartSum = 0;
+    }
   }
-  return asMapping(value);
+  return steps + lineStarts * end - lineStartSum;
+}
+
+function blankBetween(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== 0x20 && code !== 0x09) return false;
+  }
+  return true;
 }
 
 /**
- * Splits a file (LF line breaks) into frontmatter fields and body. YAML and JSON are parsed as
- * data; any other language after the opening `---` is refused, so frontmatter never runs.
+ * gray-matter's options for one file: a fresh object each time (gray-matter caches a parse by its
+ * input string, and hands every caller the same `data`, only when it is given no options), the
+ * accepted language's engine under the name gray-matter will look up, refusals for its own code
+ * engines, and an excerpt step that does nothing (its default one runs when the frontmatter sets
+ * `excerpt_separator`).
+ */
+function matterOptions(language: string, engine: FrontmatterEngine) {
+  return {
+    excerpt: () => "",
+    engines: { ...REFUSING_ENGINES, [language === "" ? "yaml" : language]: engine },
+  };
+}
+
+/**
+ * Splits a file (LF line breaks, no byte order mark: see `normalizeNewlines`) into frontmatter
+ * fields and body with gray-matter. The frontmatter opens with `---` on the first line, optionally
+ * followed by its language (never by a fourth dash), and closes at the first later line that opens
+ * with `---`; a later `---` stays in the body. Its language is read (`matter.language`) and checked
+ * before gray-matter runs: YAML and JSON are parsed as data by our engines, and any other language
+ * is refused, so frontmatter never runs.
  * @throws LookupKnowledgeError `CORPUS_FILE_INVALID` for a refused language, malformed YAML or
- * JSON, a top level that is not a mapping, or a frontmatter that is never closed.
+ * JSON, a top level that is not a mapping, a frontmatter that is never closed (gray-matter would
+ * read the whole file as frontmatter), a closing line with more than blanks after its `---`, or
+ * runs of blank lines too long to scan in bounded time.
  */
 export function parseFrontmatter(text: string): ParsedFrontmatter {
-  const { language, block, body } = splitFrontmatter(text);
-  if (language === null || block === null) return { data: {}, body };
-  const format = Object.hasOwn(FORMATS, language.toLowerCase()) ? FORMATS[language.toLowerCase()] : undefined;
-  if (format === undefined) throw invalidCorpusFile(`frontmatter language ${quoteLanguage(language)} is not accepted: ${ACCEPTED}`);
-  if (block.trim().length === 0) return { data: {}, body };
-  return { data: format === "yaml" ? parseYaml(block) : parseJson(block), body };
+  // gray-matter's own rule: a fourth dash means the file has no frontmatter.
+  if (!matter.test(text) || text.charAt(3) === "-") return { data: {}, body: text };
+  const close = text.indexOf("\n---", 3);
+  if (close === -1) throw neverClosed();
+  const { name } = matter.language(text);
+  const key = name.toLowerCase();
+  const engine = Object.hasOwn(ENGINES, key) ? ENGINES[key] : undefined;
+  if (engine === undefined) throw refusedLanguage(name);
+  const closingLineEnd = text.indexOf("\n", close + 4);
+  if (!blankBetween(text, close + 4, closingLineEnd === -1 ? text.length : closingLineEnd)) {
+    throw invalidCorpusFile('malformed frontmatter: the line that closes it holds more than "---"; put the closing "---" on a line of its own');
+  }
+  if (commentScanSteps(text, 3, close) > MAX_COMMENT_SCAN_STEPS) {
+    throw invalidCorpusFile("malformed frontmatter: it holds runs of thousands of blank lines; remove them");
+  }
+  const file = matter(text, matterOptions(name, engine));
+  return { data: file.data, body: file.content };
+}
+
+function neverClosed() {
+  return invalidCorpusFile('malformed frontmatter: the "---" on line 1 opens a frontmatter that is never closed by a "---" line');
 }

@@ -59,7 +59,7 @@ describe("parseBenchArgs", () => {
       filterPlanSizes: [1_000, 3_000],
     });
     expect(parse([]).only).toBeNull();
-    expect(() => parse(["--only", "query"])).toThrow(/--only takes filter, reload or sync/);
+    expect(() => parse(["--only", "query"])).toThrow(/--only takes filter, reload, sync or parse/);
     expect(() => parse(["--only", "filter", "--no-filter"])).toThrow(BenchError);
   });
 
@@ -70,6 +70,15 @@ describe("parseBenchArgs", () => {
     expect(parse(["--no-reload"]).reloadSizes).toEqual([]);
     expect(parse(["--only", "reload"]).only).toBe("reload");
     expect(() => parse(["--only", "reload", "--no-reload"])).toThrow(/leave nothing to run/);
+  });
+
+  it("parses the sample corpus and 10,000 generated files in a full run, 1,000 in a quick one, and takes a count, --no-parse or --only parse", () => {
+    expect(parse([])).toMatchObject({ parseFiles: 10_000, parseRounds: 9 });
+    expect(parse(["--quick"])).toMatchObject({ parseFiles: 1_000, parseRounds: 3 });
+    expect(parse(["--parse-files", "2000"]).parseFiles).toBe(2_000);
+    expect(parse(["--no-parse"]).parseFiles).toBeNull();
+    expect(parse(["--only", "parse"])).toMatchObject({ only: "parse", parseFiles: 10_000 });
+    expect(() => parse(["--only", "parse", "--no-parse"])).toThrow(/leave nothing to run/);
   });
 
   it("runs the document sync at 100k in a full run, none in a quick one, and takes a size, --no-sync or --only sync", () => {

@@ -69,7 +69,8 @@ describe("loadCorpus: frontmatter is data", () => {
     ["a YAML 1.1 set", "keywords: !!set {a, b}", /Unresolved tag.*set/],
     ["a duplicate key", "title: One\ntitle: Two", /unique/],
     ["a duplicate key in a nested mapping", "title: One\nextra: {a: 1, a: 2}", /unique, and "a" repeats/],
-    ["a second YAML document", "title: a\n--- x\ntitle: b", /more than one YAML document/],
+    ["a second YAML document", "title: a\n...\ntitle: b", /more than one YAML document/],
+    ["a closing line with more after its dashes", "title: a\n--- x\ntitle: b", /the line that closes it holds more than "---"/],
     ["a list at the top level", "- title\n- domain", /must be a mapping.*got a list/],
     ["a plain word at the top level", "just words", /must be a mapping.*got a string/],
   ])("skips a file whose YAML frontmatter has %s", async (_label, yaml, reason) => {

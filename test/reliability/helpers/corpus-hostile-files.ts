@@ -107,6 +107,18 @@ export async function createHostileCorpus(): Promise<HostileCorpus> {
   );
   await bad("frontmatter/cson-lang.md", `---cson\ntitle: 'x'\n---\nbody\n`, /language "cson" is not accepted/);
   await bad(
+    "frontmatter/coffeescript-lang.md",
+    `---coffeescript\ntitle: do -> ${runsCode("coffeescript")}\n---\nbody\n`,
+    /language "coffeescript" is not accepted/,
+  );
+  await bad("frontmatter/toml-lang.md", `---toml\ntitle = "x"\n---\nbody\n`, /language "toml" is not accepted/);
+  // A name gray-matter's engine lookup finds on every object.
+  await bad(
+    "frontmatter/constructor-lang.md",
+    `---constructor\n{ title: (${runsCode("constructor")}, "x") }\n---\nbody\n`,
+    /language "constructor" is not accepted/,
+  );
+  await bad(
     "frontmatter/unknown-lang.md",
     `---python\nimport os; os.system("touch ${proof("python")}")\n---\nbody\n`,
     /language "python" is not accepted/,
@@ -140,6 +152,22 @@ export async function createHostileCorpus(): Promise<HostileCorpus> {
     "frontmatter/never-closed.md",
     "---\ntitle: Open\n\n# Heading\nbody that must not be indexed\n",
     /never closed/,
+  );
+  // gray-matter's comment scan of a block is quadratic in a run of blank lines.
+  await bad(
+    "frontmatter/blank-lines-1m.md",
+    `---\n${"\n".repeat(1_000_000)}title: x\n---\nbody\n`,
+    /runs of thousands of blank lines/,
+  );
+  await bad(
+    "frontmatter/closing-line-suffix.md",
+    "---\ntitle: x\n----\nbody\n",
+    /the line that closes it holds more than "---"/,
+  );
+  await fine(
+    "frontmatter/excerpt-separator.md",
+    "excerptword",
+    "---\ntitle: Excerpt\nexcerpt_separator: { toString: x }\n---\nexcerptword body.\n",
   );
   await bad("frontmatter/wrong-type.md", "---\ntitle: [a, b]\n---\nbody\n", /"title" must be a string/);
   await fine("frontmatter/date-title.md", "dateword", "---\ntitle: 2024-01-01\n---\nNew year dateword notes.\n");

@@ -1,7 +1,18 @@
-import { invalidCorpusFile } from "./corpus-file-error.js";
+/**
+ * The frontmatter path `src/` had before gray-matter (our own splitter, then the same YAML and JSON
+ * engines), kept here only so that `npm run bench -- --only parse` can time it side by side with
+ * the gray-matter path. `src/` has one frontmatter path and never imports this file.
+ */
+import { invalidCorpusFile } from "../../src/corpus/corpus-file-error.js";
+import {
+  parseJsonFrontmatter,
+  parseYamlFrontmatter,
+  type FrontmatterEngine,
+} from "../../src/corpus/frontmatter-engines.js";
+import type { ParsedFrontmatter } from "../../src/corpus/parse-frontmatter.js";
 
 /** A file cut into its frontmatter block and its Markdown body. */
-export interface FrontmatterSplit {
+interface FrontmatterSplit {
   /** What follows the opening `---` on its line, trimmed (`""`, `yaml`, `json`, `js`...); null without frontmatter. */
   language: string | null;
   /** The lines between the opening and the closing delimiter; null without frontmatter. */
@@ -29,8 +40,9 @@ function blankBetween(text: string, start: number, end: number): boolean {
  * linear in the text; nothing is parsed here.
  * @throws LookupKnowledgeError `CORPUS_FILE_INVALID` when the frontmatter is opened and never closed.
  */
-export function splitFrontmatter(text: string): FrontmatterSplit {
-  if (!text.startsWith(DELIMITER) || text.charAt(DELIMITER.length) === "-") return { language: null, block: null, body: text };
+function splitFrontmatter(text: string): FrontmatterSplit {
+  if (!text.startsWith(DELIMITER) || text.charAt(DELIMITER.length) === "-")
+    return { language: null, block: null, body: text };
   const openingEnd = text.indexOf("\n");
   if (openingEnd === -1) throw neverClosed();
   const language = text.slice(DELIMITER.length, openingEnd).trim();
@@ -51,5 +63,26 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
 }
 
 function neverClosed() {
-  return invalidCorpusFile('malformed frontmatter: the "---" on line 1 opens a frontmatter that is never closed by a "---" line');
+  return invalidCorpusFile(
+    'malformed frontmatter: the "---" on line 1 opens a frontmatter that is never closed by a "---" line',
+  );
+}
+
+const ENGINES: Readonly<Record<string, FrontmatterEngine>> = {
+  "": parseYamlFrontmatter,
+  yaml: parseYamlFrontmatter,
+  yml: parseYamlFrontmatter,
+  json: parseJsonFrontmatter,
+};
+
+/** The previous `parseFrontmatter`: split, refuse any language but YAML and JSON, parse the block (after a line break standing for the opening line). */
+export function previousParseFrontmatter(text: string): ParsedFrontmatter {
+  const { language, block, body } = splitFrontmatter(text);
+  if (language === null || block === null) return { data: {}, body };
+  const key = language.toLowerCase();
+  const engine = Object.hasOwn(ENGINES, key) ? ENGINES[key] : undefined;
+  if (engine === undefined)
+    throw invalidCorpusFile(`frontmatter language ${JSON.stringify(language.slice(0, 40))} is not accepted`);
+  if (block.trim().length === 0) return { data: {}, body };
+  return { data: engine(`\n${block}`), body };
 }
