@@ -6,7 +6,7 @@
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { BenchError, errorText } from "./bench-error.js";
 import { childTimeoutMs, parseBenchArgs, USAGE, type BenchOptions } from "./bench-options.js";
 import { checkDatasetDir } from "./dataset/load-scifact.js";
@@ -237,7 +237,10 @@ async function main(): Promise<number> {
     startedAt: started.toISOString(),
     finishedAt: finished.toISOString(),
     durationMs: finished.getTime() - started.getTime(),
-    command: ["npm run bench --", ...process.argv.slice(2)].join(" "),
+    command: [
+      "npm run bench --",
+      ...process.argv.slice(2).map((arg) => (isAbsolute(arg) ? portablePath(arg) : arg)),
+    ].join(" "),
     machine,
     packages: packageVersions(),
     dataset: portablePath(options.dataset),
