@@ -65,8 +65,8 @@ export interface KnowledgeBaseOptions {
   embedTimeoutMs?: number;
   /**
    * Which files below `corpusDir` are read (`KnowledgeBase.build` only): dot-folders and dot-files,
-   * excluded names, the largest file size.
-   * @default { includeHidden: false, exclude: [".git", "node_modules"], maxFileBytes: 67108864 }
+   * excluded names, the largest file, chunk and corpus (see {@link CorpusOptions}).
+   * @default { includeHidden: false, exclude: [".git", "node_modules"], maxFileBytes: 67108864, maxChunkBytes: 65536, maxChunksPerFile: 10000, maxFiles: 1000000 }
    */
   corpus?: CorpusOptions;
   /**
