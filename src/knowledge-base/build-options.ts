@@ -70,8 +70,9 @@ export interface KnowledgeBaseOptions {
    */
   corpus?: CorpusOptions;
   /**
-   * Called once per skipped corpus file with a line naming the file and the reason. The library
-   * never prints: the skips are also in `kb.skipped` and the saved manifest.
+   * Called once per skipped corpus file with a line naming the file and the reason, and once per
+   * file whose sections were split over `corpus.maxChunkBytes` with a line naming that limit. The
+   * library never prints: the skips are also in `kb.skipped` and the saved manifest.
    * @default no-op
    */
   onWarning?: (message: string) => void;
