@@ -1,9 +1,11 @@
 import type { Chunk, DocumentMeta } from "../types.js";
 import { chunkMarkdown } from "./chunk-markdown.js";
+import { DEFAULT_CORPUS_OPTIONS, type CorpusSettings } from "./corpus-options.js";
 import { invalidCorpusFile } from "./corpus-file-error.js";
 import { normalizeFrontmatter } from "./frontmatter.js";
 import { normalizeNewlines } from "./normalize-newlines.js";
 import { parseFrontmatter } from "./parse-frontmatter.js";
+import { describeSplit, splitLongSections } from "./split-long-sections.js";
 
 /** Fatal, so that invalid UTF-8 is refused instead of read as replacement characters; drops a BOM. */
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
@@ -22,14 +24,29 @@ export function metaChars(meta: DocumentMeta): number {
   return (meta.title?.length ?? 0) + (meta.domain?.length ?? 0) + list(meta.keywords) + list(meta.entities) + list(meta.aliases) + list(meta.access ?? []);
 }
 
+/** The chunks of one file, and the note to report when its long sections were split (null when none was). */
+export interface ParsedMarkdownFile {
+  chunks: Chunk[];
+  note: string | null;
+}
+
+/** The limits {@link parseMarkdownFile} applies: {@link CorpusSettings} fields. */
+export type ChunkLimits = Pick<CorpusSettings, "maxChunkBytes" | "maxChunksPerFile">;
+
 /**
  * Turns the bytes of one Markdown file into its chunks: UTF-8 decoding, line breaks normalised,
- * frontmatter parsed as data, then split along headings. Pure and linear in the file's size.
+ * frontmatter parsed as data, then split along headings, and sections over `maxChunkBytes` split
+ * again (see {@link splitLongSections}). Pure and linear in the file's size.
  * @throws LookupKnowledgeError `CORPUS_FILE_INVALID` for invalid UTF-8, refused or malformed
- * frontmatter, a field of the wrong type, a file with no text, or frontmatter that repeated over
- * the file's sections exceeds {@link MAX_REPEATED_FRONTMATTER_CHARS}.
+ * frontmatter, a field of the wrong type, a file with no text, more chunks than
+ * `maxChunksPerFile`, or frontmatter that repeated over the file's sections exceeds
+ * {@link MAX_REPEATED_FRONTMATTER_CHARS}.
  */
-export function parseMarkdownFile(file: string, bytes: Uint8Array): Chunk[] {
+export function parseMarkdownFile(
+  file: string,
+  bytes: Uint8Array,
+  limits: ChunkLimits = DEFAULT_CORPUS_OPTIONS,
+): ParsedMarkdownFile {
   let text: string;
   try {
     text = normalizeNewlines(UTF8.decode(bytes));
@@ -39,13 +56,19 @@ export function parseMarkdownFile(file: string, bytes: Uint8Array): Chunk[] {
   if (text.trim().length === 0) throw invalidCorpusFile("no text: the file is empty");
   const { data, body } = parseFrontmatter(text);
   const meta = normalizeFrontmatter(data);
-  const chunks = chunkMarkdown({ file, body, meta });
+  const split = splitLongSections(chunkMarkdown({ file, body, meta }), limits.maxChunkBytes);
+  const { chunks } = split;
   if (chunks.length === 0) throw invalidCorpusFile("no text: the file has frontmatter or headings only");
+  if (chunks.length > limits.maxChunksPerFile) {
+    throw invalidCorpusFile(
+      `too many chunks: ${chunks.length}, more than corpus.maxChunksPerFile (${limits.maxChunksPerFile}); the file is skipped whole, not cut short. Split the file or raise corpus.maxChunksPerFile`,
+    );
+  }
   const repeated = metaChars(meta) * chunks.length;
   if (repeated > MAX_REPEATED_FRONTMATTER_CHARS) {
     throw invalidCorpusFile(
       `frontmatter too large for its sections: ${metaChars(meta)} characters of title, keywords, entities and aliases are kept with each of ${chunks.length} sections (${repeated} in all, at most ${MAX_REPEATED_FRONTMATTER_CHARS}); shorten the frontmatter or split the file`,
     );
   }
-  return chunks;
+  return { chunks, note: split.splitCount > 0 ? describeSplit(split, limits.maxChunkBytes) : null };
 }

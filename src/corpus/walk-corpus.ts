@@ -32,12 +32,19 @@ export interface CorpusListing {
   markdownCount: number;
 }
 
+/** Regular Markdown files past `maxFiles`, counted but not listed: the first one's path and how many. */
+interface OverLimit {
+  first: string | null;
+  count: number;
+}
+
 interface Walk extends EntryContext {
   /** Real folder path → the listed path it was first walked under. */
   folders: Map<string, string>;
   /** Device:inode → the listed path of the first file seen. */
   seen: Map<string, string>;
   listing: CorpusListing;
+  overLimit: OverLimit;
 }
 
 /** Plain UTF-16 code unit order, the order of `Array.prototype.sort`. */
@@ -80,6 +87,11 @@ async function walkFolder(walk: Walk, folder: WalkedFolder): Promise<void> {
         continue;
       }
       walk.seen.set(identity, entry.file);
+      if (listing.files.length >= walk.settings.maxFiles) {
+        walk.overLimit.first ??= entry.file;
+        walk.overLimit.count++;
+        continue;
+      }
       listing.files.push({ file: entry.file, path: entry.path, dev: entry.info.dev, ino: entry.info.ino, mtimeMs: entry.info.mtimeMs, ctimeMs: entry.info.ctimeMs, size: entry.info.size });
     }
   }
@@ -91,7 +103,8 @@ async function walkFolder(walk: Walk, folder: WalkedFolder): Promise<void> {
  * real path stays inside the corpus folder's real path and skipped with a reason otherwise; each
  * real folder is walked once (so symlink cycles end) and each real file is listed once, under the
  * first path in sorted order. FIFOs, sockets and devices named `*.md`, broken symlinks and
- * unreadable folders are listed in `skipped`. Nothing is opened here.
+ * unreadable folders are listed in `skipped`. Past `maxFiles` files, the rest are counted, not
+ * listed: one skip on the first of them gives their count and names the limit. Nothing is opened here.
  * @throws LookupKnowledgeError `CORPUS_NOT_FOUND` when the folder does not exist or cannot be read;
  * `INVALID_OPTION` for bad options.
  */
@@ -105,7 +118,19 @@ export async function walkCorpus(corpusDir: string, options: CorpusOptions = {})
     );
   }
   const rootReal = await realpath(corpusDir);
-  const walk: Walk = { settings, rootReal, folders: new Map(), seen: new Map(), listing: { files: [], skipped: [], markdownCount: 0 } };
+  const walk: Walk = {
+    settings,
+    rootReal,
+    folders: new Map(),
+    seen: new Map(),
+    listing: { files: [], skipped: [], markdownCount: 0 },
+    overLimit: { first: null, count: 0 },
+  };
   await walkFolder(walk, { file: "", real: rootReal });
+  const { first, count } = walk.overLimit;
+  if (first !== null) {
+    const rest = count === 1 ? "not read" : `not read, nor the ${count - 1} Markdown files after it in sorted path order`;
+    walk.listing.skipped.push({ file: first, reason: `${rest}: the corpus has more than corpus.maxFiles (${settings.maxFiles}) Markdown files; raise corpus.maxFiles to index them` });
+  }
   return walk.listing;
 }

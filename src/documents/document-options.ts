@@ -1,4 +1,5 @@
 import type { DocumentInterface } from "@langchain/core/documents";
+import { DEFAULT_CORPUS_OPTIONS, MIN_CHUNK_BYTES } from "../corpus/corpus-options.js";
 import { LookupKnowledgeError } from "../errors.js";
 
 /** The fields of a chunk's {@link DocumentMeta} that a LangChain document's metadata can fill. */
@@ -43,6 +44,14 @@ export interface DocumentOptions {
   maxChunkChars?: number;
   /** Longest page content read, in characters; a longer document is skipped with a reason. @default 67108864 */
   maxDocumentChars?: number;
+  /**
+   * Largest chunk text, in bytes of UTF-8, whatever made the chunk (a Markdown section, the
+   * paragraph split, `splitter`): a longer one is split at paragraph, line and word breaks, else
+   * at a character boundary, and reported through `onWarning` naming this limit. The default is
+   * `corpus.maxChunkBytes`'s (see `CorpusOptions`).
+   * @default 65536 (64 KiB)
+   */
+  maxChunkBytes?: number;
 }
 
 /** {@link DocumentOptions} with every default applied. */
@@ -55,6 +64,7 @@ export interface DocumentSettings {
   splitter: TextSplitterLike | null;
   maxChunkChars: number;
   maxDocumentChars: number;
+  maxChunkBytes: number;
 }
 
 /** The documented defaults of {@link DocumentOptions}. */
@@ -71,16 +81,19 @@ export const DEFAULT_DOCUMENT_OPTIONS = {
   contentFormat: "auto",
   maxChunkChars: 2000,
   maxDocumentChars: 64 * 1024 * 1024,
+  maxChunkBytes: DEFAULT_CORPUS_OPTIONS.maxChunkBytes,
 } as const;
 
 function invalid(message: string): LookupKnowledgeError {
   return new LookupKnowledgeError("INVALID_OPTION", message);
 }
 
-function positive(name: string, value: unknown, fallback: number): number {
+function positive(name: string, value: unknown, fallback: number, min = 1): number {
   const number = value ?? fallback;
-  if (typeof number !== "number" || !Number.isSafeInteger(number) || number < 1) {
-    throw invalid(`${name} must be a positive whole number, got ${String(value)}.`);
+  if (typeof number !== "number" || !Number.isSafeInteger(number) || number < min) {
+    throw invalid(
+      `${name} must be ${min === 1 ? "a positive whole number" : `a whole number from ${min}`}, got ${String(value)}.`,
+    );
   }
   return number;
 }
@@ -129,5 +142,11 @@ export function resolveDocumentOptions(options: DocumentOptions = {}): DocumentS
     splitter,
     maxChunkChars: positive("maxChunkChars", options.maxChunkChars, DEFAULT_DOCUMENT_OPTIONS.maxChunkChars),
     maxDocumentChars: positive("maxDocumentChars", options.maxDocumentChars, DEFAULT_DOCUMENT_OPTIONS.maxDocumentChars),
+    maxChunkBytes: positive(
+      "maxChunkBytes",
+      options.maxChunkBytes,
+      DEFAULT_DOCUMENT_OPTIONS.maxChunkBytes,
+      MIN_CHUNK_BYTES,
+    ),
   };
 }

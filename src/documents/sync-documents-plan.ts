@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { DocumentRecord, IndexedFile, LoadedCorpus } from "../corpus/load-corpus.js";
+import type { CorpusNote, DocumentRecord, IndexedFile, LoadedCorpus } from "../corpus/load-corpus.js";
 import { skipReasonOf } from "../corpus/corpus-file-error.js";
 import type { Chunk, SkippedFile } from "../types.js";
 import { chunksOfDocument } from "./document-chunks.js";
@@ -75,6 +75,7 @@ export async function planDocumentSync(
   const chunks: Chunk[] = [];
   const files: IndexedFile[] = [];
   const reused = new Set<string>();
+  const notes: CorpusNote[] = [];
   // Chunk ids are unique in an index: those of kept sources first, then each document's in turn.
   const taken = new Set<string>();
   for (const id of ids)
@@ -100,7 +101,9 @@ export async function planDocumentSync(
       const same = was !== undefined && was.sha256 === document.sha256;
       let documentChunks: readonly Chunk[];
       try {
-        documentChunks = same ? was.chunks : await chunksOfDocument(document, settings);
+        documentChunks = same
+          ? was.chunks
+          : await chunksOfDocument(document, settings, (note) => notes.push({ file: named, note }));
       } catch (error) {
         skipped.push({ file: named, reason: skipReasonOf(error) });
         unchanged = false;
@@ -139,5 +142,5 @@ export async function planDocumentSync(
     for (const [id, { file }] of previous) if (!read.sources.has(id)) result.numDeleted += file.documents?.length ?? 1;
   }
   skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { corpus: { chunks, skipped, fileCount: ids.size, files, reused }, result };
+  return { corpus: { chunks, skipped, fileCount: ids.size, files, reused, notes }, result };
 }

@@ -65,13 +65,14 @@ export interface KnowledgeBaseOptions {
   embedTimeoutMs?: number;
   /**
    * Which files below `corpusDir` are read (`KnowledgeBase.build` only): dot-folders and dot-files,
-   * excluded names, the largest file size.
-   * @default { includeHidden: false, exclude: [".git", "node_modules"], maxFileBytes: 67108864 }
+   * excluded names, the largest file, chunk and corpus (see {@link CorpusOptions}).
+   * @default { includeHidden: false, exclude: [".git", "node_modules"], maxFileBytes: 67108864, maxChunkBytes: 65536, maxChunksPerFile: 10000, maxFiles: 1000000 }
    */
   corpus?: CorpusOptions;
   /**
-   * Called once per skipped corpus file with a line naming the file and the reason. The library
-   * never prints: the skips are also in `kb.skipped` and the saved manifest.
+   * Called once per skipped corpus file with a line naming the file and the reason, and once per
+   * file whose sections were split over `corpus.maxChunkBytes` with a line naming that limit. The
+   * library never prints: the skips are also in `kb.skipped` and the saved manifest.
    * @default no-op
    */
   onWarning?: (message: string) => void;

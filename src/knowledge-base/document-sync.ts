@@ -1,6 +1,7 @@
 import type { IndexedFile, LoadedCorpus } from "../corpus/load-corpus.js";
 import { LookupKnowledgeError } from "../errors.js";
 import type { IndexParts } from "./index-parts.js";
+import { reportCorpus } from "./report-corpus.js";
 import { reindexParts, type IndexChanges, type ReindexOptions } from "./update-index.js";
 import { resolveDocumentOptions, type DocumentOptions } from "../documents/document-options.js";
 import type { DocumentSource } from "../documents/document-source.js";
@@ -28,11 +29,6 @@ export function isDocumentIndex(parts: { readonly files: readonly IndexedFile[] 
   return parts.files !== null && parts.files.length > 0 && parts.files.every((file) => file.documents !== undefined);
 }
 
-function reportSkips(corpus: LoadedCorpus, onWarning: ((message: string) => void) | undefined): void {
-  const warn = onWarning ?? (() => {});
-  for (const { file, reason } of corpus.skipped) warn(`lookup-knowledge: skipped ${file}: ${reason}`);
-}
-
 /**
  * Reads `source` into the corpus a build indexes: every usable document chunked, the others in
  * `skipped`, each skip also passed to `onWarning`.
@@ -43,7 +39,7 @@ export async function corpusOfDocuments(
 ): Promise<LoadedCorpus> {
   const settings = resolveDocumentOptions(options);
   const { corpus } = await planDocumentSync(await readDocuments(source, settings), new Map(), "full", settings);
-  reportSkips(corpus, options.onWarning);
+  reportCorpus(corpus, options.onWarning);
   return corpus;
 }
 
@@ -80,7 +76,7 @@ export async function syncDocumentParts(
   const read = await readDocuments(source, settings);
   const previous = previousSources(parts.files!, parts.chunks);
   const { corpus, result } = await planDocumentSync(read, previous, cleanup, settings);
-  reportSkips(corpus, options.onWarning);
+  reportCorpus(corpus, options.onWarning);
   const updated = await reindexParts(parts, corpus, new Set(previous.keys()), options, null);
   return { ...updated, result };
 }

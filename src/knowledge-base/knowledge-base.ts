@@ -27,6 +27,7 @@ import { storeSearcherOf } from "./vector-store-l1-parts.js";
 import type { DocumentOptions } from "../documents/document-options.js";
 import type { DocumentSource } from "../documents/document-source.js";
 import { corpusOfDocuments, syncDocumentParts, type SyncDocumentsOptions } from "./document-sync.js";
+import { reportCorpus } from "./report-corpus.js";
 import type { SyncResult } from "../documents/sync-documents-plan.js";
 
 /**
@@ -115,8 +116,7 @@ export class KnowledgeBase implements RetrievalSource {
     checkFolder("corpusDir", options.corpusDir);
     options.onProgress?.({ phase: "load", done: 0, total: 1 });
     const corpus = await loadCorpus(options.corpusDir, options.corpus);
-    const warn = options.onWarning ?? (() => {});
-    for (const { file, reason } of corpus.skipped) warn(`lookup-knowledge: skipped ${file}: ${reason}`);
+    reportCorpus(corpus, options.onWarning);
     return KnowledgeBase.fromChunks(corpus.chunks, options, {
       skipped: corpus.skipped,
       fileCount: corpus.fileCount,

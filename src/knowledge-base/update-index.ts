@@ -17,6 +17,7 @@ import { resolveBuildOptions } from "./resolve-build-options.js";
 import { resolveVectorIndexOptions } from "../l1/vector-index.js";
 import { syncUpdateRows } from "./vector-store-l1-parts.js";
 import { corpusOriginOf, type CorpusOrigin } from "./corpus-origin.js";
+import { reportCorpus } from "./report-corpus.js";
 
 /**
  * The calibration an update keeps, its note saying so when it no longer fits: the embedder was
@@ -148,8 +149,7 @@ export async function updateIndexParts(
   options.onProgress?.({ phase: "load", done: 0, total: 1 });
   const previous = previousFiles(parts);
   const corpus = await loadCorpus(options.corpusDir, options.corpus, previous);
-  const warn = options.onWarning ?? (() => {});
-  for (const { file, reason } of corpus.skipped) warn(`lookup-knowledge: skipped ${file}: ${reason}`);
+  reportCorpus(corpus, options.onWarning);
   return reindexParts(parts, corpus, new Set(previous.keys()), options, await corpusOriginOf(options.corpusDir));
 }
 

@@ -96,6 +96,32 @@ describe("chunksOfDocument", () => {
     ).rejects.toMatchObject({ code: "CORPUS_FILE_INVALID" });
     expect((globalThis as Record<string, unknown>).ranDocumentCode).toBeUndefined();
   });
+
+  it("holds every chunk to maxChunkBytes, numbering the parts after the chunk's id, and notes the split naming the limit", async () => {
+    const limited = resolveDocumentOptions({ maxChunkBytes: 100, maxChunkChars: 1_000 });
+    const notes: string[] = [];
+    const text = await chunksOfDocument(
+      { sourceId: "a.txt", key: "page-1", label: null, content: "w".repeat(250), metadata: {} },
+      limited,
+      (note) => notes.push(note),
+    );
+    expect(text.map((chunk) => [chunk.source, chunk.content.length])).toEqual([
+      ["a.txt#page-1", 100],
+      ["a.txt#page-1/2", 100],
+      ["a.txt#page-1/3", 50],
+    ]);
+    const markdown = await chunksOfDocument(
+      { sourceId: "a.md", key: "page-1", label: null, content: `# Long\n\n${"m".repeat(150)}`, metadata: {} },
+      limited,
+      (note) => notes.push(note),
+    );
+    expect(markdown.map((chunk) => chunk.source)).toEqual(["a.md#page-1/long", "a.md#page-1/long/2"]);
+    expect(notes).toEqual([
+      "split 1 section over maxChunkBytes (100 bytes) into 3 chunks; raise maxChunkBytes to keep sections whole",
+      "split 1 section over maxChunkBytes (100 bytes) into 2 chunks; raise maxChunkBytes to keep sections whole",
+    ]);
+    expect(() => resolveDocumentOptions({ maxChunkBytes: 2 })).toThrow(/maxChunkBytes must be a whole number from 4/);
+  });
 });
 
 describe("planDocumentSync", () => {

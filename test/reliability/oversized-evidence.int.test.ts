@@ -29,7 +29,8 @@ describe("a corpus with sections far larger than a model's context", () => {
         `---\ntitle: Ledger part ${i}\n---\n# Part ${i}\n\n${SENTENCE.repeat(1200 + i)}`,
       );
     }
-    kb = await KnowledgeBase.build({ corpusDir: dir, embeddings: null });
+    // Sections kept whole (64 MiB chunks allowed), so that evidence itself must be cut to the caps.
+    kb = await KnowledgeBase.build({ corpusDir: dir, embeddings: null, corpus: { maxChunkBytes: 64 * 1024 * 1024 } });
   }, 300_000);
   afterAll(() => temp.cleanup());
 
