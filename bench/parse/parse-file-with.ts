@@ -1,4 +1,6 @@
 import { chunkMarkdown } from "../../src/corpus/chunk-markdown.js";
+import { DEFAULT_CORPUS_OPTIONS } from "../../src/corpus/corpus-options.js";
+import { splitLongSections } from "../../src/corpus/split-long-sections.js";
 import { invalidCorpusFile } from "../../src/corpus/corpus-file-error.js";
 import { normalizeFrontmatter } from "../../src/corpus/frontmatter.js";
 import { normalizeNewlines } from "../../src/corpus/normalize-newlines.js";
@@ -14,7 +16,7 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 /**
  * `parseMarkdownFile` with its frontmatter step given, so that both paths are timed through the
  * same code (the parse task checks that the gray-matter path gives exactly `parseMarkdownFile`'s
- * chunks): decode, normalise line breaks, frontmatter, fields, chunks, the repeated-size check.
+ * chunks): decode, normalise line breaks, frontmatter, fields, chunks (long sections split at the default limit), the repeated-size check.
  */
 export function parseFileWith(parse: FrontmatterParser): (file: string, bytes: Uint8Array) => Chunk[] {
   return (file, bytes) => {
@@ -22,7 +24,7 @@ export function parseFileWith(parse: FrontmatterParser): (file: string, bytes: U
     if (text.trim().length === 0) throw invalidCorpusFile("no text: the file is empty");
     const { data, body } = parse(text);
     const meta = normalizeFrontmatter(data);
-    const chunks = chunkMarkdown({ file, body, meta });
+    const { chunks } = splitLongSections(chunkMarkdown({ file, body, meta }), DEFAULT_CORPUS_OPTIONS.maxChunkBytes);
     if (chunks.length === 0) throw invalidCorpusFile("no text: the file has frontmatter or headings only");
     if (metaChars(meta) * chunks.length > MAX_REPEATED_FRONTMATTER_CHARS)
       throw invalidCorpusFile("frontmatter too large for its sections");
