@@ -12,6 +12,7 @@ import { childTimeoutMs, parseBenchArgs, USAGE, type BenchOptions } from "./benc
 import { checkDatasetDir } from "./dataset/load-scifact.js";
 import { checkGoals } from "./report/goals.js";
 import { portablePath } from "./report/portable-path.js";
+import { writeCommittedResults } from "./report/committed-results.js";
 import { renderHtmlReport } from "./report/html-report.js";
 import { machineInfo } from "./report/machine-info.js";
 import { packageVersions } from "./report/package-versions.js";
@@ -261,70 +262,24 @@ async function main(): Promise<number> {
   await writeFile(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(htmlFile, renderHtmlReport(report));
   const written = [jsonFile, htmlFile];
-  // The committed figures of the filtered lookups: a full run's only (a --quick run is a smoke test).
-  if (filter !== null && options.mode === "full") {
-    const filterFile = join(options.outDir, "filtered-lookups.json");
-    const {
-      schema: _schema,
-      sizes: _sizes,
-      incremental: _incremental,
-      goals: _goals,
-      filter: _filter,
-      reloads: _reloads,
-      documentSync: _documentSync,
-      corpusParse: _corpusParse,
-      notes: _notes,
-      ...run
-    } = report;
-    await writeFile(
-      filterFile,
-      `${JSON.stringify({ schema: "lookup-knowledge-bench-filter/1", ...run, filter }, null, 2)}\n`,
-    );
-    written.push(filterFile);
-  }
-  // The committed figures of the reloads, likewise.
-  if (reloads.length > 0 && options.mode === "full") {
-    const reloadFile = join(options.outDir, "reloads.json");
-    const {
-      schema: _schema,
-      sizes: _sizes,
-      incremental: _incremental,
-      goals: _goals,
-      filter: _filter,
-      reloads: _reloads,
-      documentSync: _documentSync,
-      corpusParse: _corpusParse,
-      notes: _notes,
-      ...run
-    } = report;
-    await writeFile(
-      reloadFile,
-      `${JSON.stringify({ schema: "lookup-knowledge-bench-reload/1", ...run, reloads }, null, 2)}\n`,
-    );
-    written.push(reloadFile);
-  }
-  // The committed figures of the document sync, likewise.
-  if (documentSync !== null && options.mode === "full") {
-    const syncFile = join(options.outDir, "document-sync.json");
-    const { startedAt, finishedAt, durationMs, command, machine: host, packages } = report;
-    const run = { startedAt, finishedAt, durationMs, command, machine: host, packages };
-    await writeFile(
-      syncFile,
-      `${JSON.stringify({ schema: "lookup-knowledge-bench-sync/1", ...run, documentSync }, null, 2)}\n`,
-    );
-    written.push(syncFile);
-  }
-  // The committed figures of the corpus parse, likewise.
-  if (corpusParse !== null && options.mode === "full") {
-    const parseFile = join(options.outDir, "corpus-parse.json");
-    const { startedAt, finishedAt, durationMs, command, machine: host, packages } = report;
-    const run = { startedAt, finishedAt, durationMs, command, machine: host, packages };
-    await writeFile(
-      parseFile,
-      `${JSON.stringify({ schema: "lookup-knowledge-bench-parse/1", ...run, corpusParse }, null, 2)}\n`,
-    );
-    written.push(parseFile);
-  }
+  // The committed figures of the steps that have them: a full run's only (a --quick run is a smoke test).
+  const full = options.mode === "full";
+  written.push(
+    ...(await writeCommittedResults(options.outDir, report, [
+      ...(full && filter !== null
+        ? [{ file: "filtered-lookups.json", schema: "lookup-knowledge-bench-filter/1", figures: { filter } }]
+        : []),
+      ...(full && reloads.length > 0
+        ? [{ file: "reloads.json", schema: "lookup-knowledge-bench-reload/1", figures: { reloads } }]
+        : []),
+      ...(full && documentSync !== null
+        ? [{ file: "document-sync.json", schema: "lookup-knowledge-bench-sync/1", figures: { documentSync } }]
+        : []),
+      ...(full && corpusParse !== null
+        ? [{ file: "corpus-parse.json", schema: "lookup-knowledge-bench-parse/1", figures: { corpusParse } }]
+        : []),
+    ])),
+  );
   process.stdout.write(`${formatReport(report)}\n\nwrote ${written.join(", ")}\n`);
   return failures.length === 0 ? 0 : 1;
 }

@@ -1,4 +1,5 @@
 import matter from "gray-matter";
+import { isRegExpSpace } from "../text/whitespace.js";
 import { invalidCorpusFile } from "./corpus-file-error.js";
 import { parseJsonFrontmatter, parseYamlFrontmatter, type FrontmatterEngine } from "./frontmatter-engines.js";
 
@@ -47,23 +48,6 @@ const REFUSING_ENGINES: Readonly<Record<string, () => never>> = Object.fromEntri
  * about 5,600 blank lines, far beyond any real frontmatter, and a few tens of milliseconds.
  */
 const MAX_COMMENT_SCAN_STEPS = 16_000_000;
-
-/** The characters of `\s` in a JavaScript regular expression. */
-function isRegExpSpace(code: number): boolean {
-  return (
-    (code >= 0x09 && code <= 0x0d) ||
-    code === 0x20 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
 
 function isLineTerminator(code: number): boolean {
   return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;

@@ -1,3 +1,4 @@
+import { isLineBreak, isRegExpSpace } from "../text/whitespace.js";
 /** UTF-8 bytes of the UTF-16 code unit at `at` of `text` (a surrogate pair counts 4 on its first unit, 0 on its second). */
 function unitBytes(text: string, at: number): number {
   const code = text.charCodeAt(at);
@@ -20,27 +21,9 @@ export function fitsBytes(text: string, maxBytes: number): boolean {
   return text.length * 3 <= maxBytes || Buffer.byteLength(text, "utf8") <= maxBytes;
 }
 
-function isLineBreak(code: number): boolean {
-  return code === 0x0a || code === 0x0d;
-}
-
-/** Spaces a word may end at: ASCII blanks and the Unicode space separators. */
+/** Spaces a word may end at: ASCII blanks and the Unicode space separators (`\s` but a line break). */
 function isSpace(code: number): boolean {
-  return (
-    code === 0x20 ||
-    code === 0x09 ||
-    code === 0x0b ||
-    code === 0x0c ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
+  return isRegExpSpace(code) && !isLineBreak(code);
 }
 
 const isBlank = (code: number) => isSpace(code) || isLineBreak(code);
