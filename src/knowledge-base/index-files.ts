@@ -5,6 +5,7 @@ import { errorMessage, indexUnusable, LookupKnowledgeError } from "../errors.js"
 import { INDEX_FILES } from "./index-layout.js";
 import { manifestProblem } from "./manifest-shape.js";
 import { crc32Hex, INDEX_FORMAT_VERSION, sha256, type IndexManifest } from "./manifest.js";
+import { fileChecksums, fileCrc32 } from "./file-checksums.js";
 import { rememberOrigin } from "./verified-files.js";
 
 /** Reads a file's bytes; injectable so that tests can act between the reads of one load. */
@@ -112,6 +113,8 @@ function matchesManifest(manifest: IndexManifest, name: string, data: Uint8Array
 /** The data files of one generation, each read and checked against its checksum as it arrives. */
 export class DataFiles {
   readonly #dir: string;
+  readonly #manifest: IndexManifest;
+  readonly #check: FileCheck;
   readonly #files = new Map<string, Promise<Buffer>>();
 
   /**
@@ -130,6 +133,8 @@ export class DataFiles {
     check: FileCheck = "open",
   ) {
     this.#dir = dir;
+    this.#manifest = manifest;
+    this.#check = check;
     const names = Object.keys(manifest.checksums)
       .filter((name) => !skip.includes(name))
       .sort((a, b) => rank(order, a) - rank(order, b));
@@ -162,6 +167,25 @@ export class DataFiles {
     const pending = this.#files.get(name);
     if (pending === undefined) throw indexUnusable(this.#dir, `file ${name} is not listed in the manifest`);
     return pending;
+  }
+
+  /**
+   * Checks the file at `path` (a second name or copy of the data file `name`, see `skip`) against
+   * the manifest's checksums for it, reading it piece by piece.
+   * @throws LookupKnowledgeError `INDEX_CORRUPT` when it does not match or cannot be read.
+   */
+  async checkFile(name: string, path: string): Promise<void> {
+    const manifest = this.#manifest;
+    const crc32 = manifest.crc32?.[name];
+    const crcOnly = crc32 !== undefined && this.#check === "open";
+    const sums = await (
+      crcOnly ? fileCrc32(path).then((crc) => ({ crc32: crc, sha256: null })) : fileChecksums(path)
+    ).catch((cause: unknown) => {
+      throw indexUnusable(this.#dir, `file ${name} cannot be read (${errorMessage(cause)})`, cause);
+    });
+    const matches =
+      (crc32 === undefined || sums.crc32 === crc32) && (crcOnly || sums.sha256 === manifest.checksums[name]);
+    if (!matches) throw indexUnusable(this.#dir, `file ${name} is corrupted (checksum mismatch)`);
   }
 }
 

@@ -15,7 +15,10 @@ export const INDEX_FILES = {
   /** Corpus files and their content hashes, for incremental re-indexing. */
   files: "files.json",
   bm25: "bm25.bin",
+  /** hnswlib's own file of the vector graph (in an older index, followed by the label map). */
   vectors: "vectors.hnsw",
+  /** Which chunk each vector label is (`src/l1/vector-labels.ts`); absent in an older index. */
+  vectorLabels: "vector-labels.bin",
 } as const;
 
 /** Every data file a generation folder may hold; a manifest listing any other name is corrupt. */
@@ -27,6 +30,7 @@ export const DATA_FILES: readonly string[] = [
   LSA_MODEL_FILE,
   LSA_PROJECTION_FILE,
   INDEX_FILES.vectors,
+  INDEX_FILES.vectorLabels,
 ];
 
 /** The data files of the flat layout (format 1), kept at the top of the folder. */

@@ -9,7 +9,7 @@ import type { SaveOptions } from "./save-options.js";
 import { encodeChunkMeta } from "./chunk-meta-codec.js";
 import { encodeContents } from "./chunk-store.js";
 import { serializeFiles } from "./files-file.js";
-import { writeVectorFile } from "./vector-file.js";
+import { encodeLabelFile, writeVectorFile } from "./vector-file.js";
 import { recordedOrigin } from "./corpus-origin.js";
 import { planStoreSave, pruneAfterSave, storeRecord } from "./vector-store-save.js";
 import { serializedFile, writeIndexFolder, type IndexFile } from "./write-index-folder.js";
@@ -39,10 +39,11 @@ function indexFiles(parts: IndexParts): IndexFile[] {
       serializedFile(LSA_PROJECTION_FILE, () => model.projection),
     );
   }
-  if (vectorIndex !== null) {
-    const domains = parts.chunks.map((chunk) => chunk.meta.domain);
-    files.push({ name: INDEX_FILES.vectors, write: (path) => writeVectorFile(vectorIndex, path, domains) });
-  }
+  if (vectorIndex !== null)
+    files.push(
+      { name: INDEX_FILES.vectors, write: (path) => writeVectorFile(vectorIndex, path) },
+      serializedFile(INDEX_FILES.vectorLabels, () => encodeLabelFile(vectorIndex)),
+    );
   return files;
 }
 

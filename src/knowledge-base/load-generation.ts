@@ -18,6 +18,7 @@ import { decodeChunkMeta, type ChunkFields } from "./chunk-meta-codec.js";
 import { attachContents } from "./chunk-store.js";
 import { checkFiles } from "./files-file.js";
 import { loadVerifiedVectors } from "./vector-file.js";
+import { loadLinkedVectors } from "./linked-vectors.js";
 import { originOf, rememberOrigin } from "./verified-files.js";
 
 /** The chunk list without contents, checked in shape and number against the manifest. */
@@ -84,6 +85,24 @@ async function restoreEmbeddings(
   }
 }
 
+/** The vector index of an older index, whose `vectors.hnsw` ends with the label map. */
+async function loadTrailerVectors(
+  dir: string,
+  dimensions: number,
+  bytes: Uint8Array,
+  domains: Promise<readonly (string | undefined)[]>,
+  manifest: IndexManifest,
+  reading: () => void,
+): Promise<VectorIndex> {
+  try {
+    return await loadVerifiedVectors(dir, bytes, dimensions, domains, manifest.settings.hnsw, reading);
+  } catch (cause) {
+    // An environment failure is not a damaged index: rebuilding would not help.
+    if (cause instanceof LookupKnowledgeError && cause.code === "SCRATCH_UNAVAILABLE") throw cause;
+    throw indexUnusable(dir, `the vector index does not load (${errorDetail(cause)})`, cause);
+  }
+}
+
 /** The vector index, read by hnswlib off the main thread; `started` settles once hnswlib reads. */
 function restoreVectors(
   dir: string,
@@ -96,17 +115,11 @@ function restoreVectors(
   const done = (async () => {
     const { dimensions } = manifest.settings.embedder;
     if (dimensions === null) throw indexUnusable(dir, "the manifest gives no embedding dimensions for its vectors");
-    const bytes = await files.get(INDEX_FILES.vectors);
     const domains = chunks.then((list) => list.map((chunk) => chunk.meta.domain));
     domains.catch(() => undefined);
-    let vectorIndex: VectorIndex;
-    try {
-      vectorIndex = await loadVerifiedVectors(dir, bytes, dimensions, domains, manifest.settings.hnsw, reading);
-    } catch (cause) {
-      // An environment failure is not a damaged index: rebuilding would not help.
-      if (cause instanceof LookupKnowledgeError && cause.code === "SCRATCH_UNAVAILABLE") throw cause;
-      throw indexUnusable(dir, `the vector index does not load (${errorDetail(cause)})`, cause);
-    }
+    const vectorIndex = files.has(INDEX_FILES.vectorLabels)
+      ? await loadLinkedVectors(dir, manifest, files, domains, manifest.settings.hnsw, reading)
+      : await loadTrailerVectors(dir, dimensions, await files.get(INDEX_FILES.vectors), domains, manifest, reading);
     if (vectorIndex.size !== manifest.chunkCount)
       throw indexUnusable(dir, `the vector index holds ${vectorIndex.size} vectors for ${manifest.chunkCount} chunks`);
     return vectorIndex;
@@ -171,12 +184,15 @@ export async function loadGeneration(
   // store-backed index saved by such a load has none.
   const skipVectors =
     vectorStore !== null && (options.localVectors !== true || !Object.hasOwn(manifest.checksums, INDEX_FILES.vectors));
+  // An index whose label map is its own file hands hnswlib `vectors.hnsw` where it lies: it is
+  // checked piece by piece, never read into memory.
+  const linkedVectors = Object.hasOwn(manifest.checksums, INDEX_FILES.vectorLabels);
   const files = new DataFiles(
     dir,
     manifest,
     read,
     [INDEX_FILES.chunks, INDEX_FILES.vectors, INDEX_FILES.contents],
-    skipVectors ? [INDEX_FILES.vectors] : [],
+    skipVectors ? [INDEX_FILES.vectors, INDEX_FILES.vectorLabels] : linkedVectors ? [INDEX_FILES.vectors] : [],
     options.verify === true ? "verify" : "open",
   );
   const fields = readChunkFields(dir, manifest, files);

@@ -43,9 +43,10 @@ export async function makeScratch(prefix: string, parent = tmpdir()): Promise<st
 }
 
 /**
- * Writes `bytes` to a file `name` in a new scratch folder of the first of `parents` where that
- * works (a full disk or a read-only folder moves on to the next), runs `use` on its path and
- * removes the folder. Dead processes' folders in that parent are swept first.
+ * Puts a file `name` in a new scratch folder of the first of `parents` where that works (a full
+ * disk or a read-only folder moves on to the next): `bytes` written, or `place` called with its
+ * path (a `LookupKnowledgeError` from `place` is thrown as is, any other failure moves on). Then
+ * runs `use` on its path and removes the folder. Dead processes' folders in that parent are swept first.
  * @throws LookupKnowledgeError `SCRATCH_UNAVAILABLE` naming every folder tried and its error,
  * when none works; what `use` throws, as is.
  */
@@ -53,7 +54,7 @@ export async function withScratchFile<T>(
   parents: readonly string[],
   prefix: string,
   name: string,
-  bytes: Uint8Array,
+  bytes: Uint8Array | ((file: string) => Promise<void>),
   use: (file: string) => Promise<T>,
 ): Promise<T> {
   const failures: string[] = [];
@@ -69,8 +70,9 @@ export async function withScratchFile<T>(
     try {
       const file = join(scratch, name);
       try {
-        await writeNewFile(file, bytes, 0o600);
+        await (typeof bytes === "function" ? bytes(file) : writeNewFile(file, bytes, 0o600));
       } catch (error) {
+        if (error instanceof LookupKnowledgeError) throw error;
         failures.push(`${parent}: ${describeFailure(error)}`);
         continue;
       }

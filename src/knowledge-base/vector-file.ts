@@ -1,10 +1,11 @@
-import { appendFile, statfs } from "node:fs/promises";
+import { statfs } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname } from "node:path";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { storedVectorCount, VectorIndex, type LoadedGraph, type VectorIndexOptions } from "../l1/vector-index.js";
 import { decodeVectorLabels, encodeVectorLabels } from "../l1/vector-labels.js";
-import { syncAndRead } from "./durable-fs.js";
+import { fileChecksums } from "./file-checksums.js";
+import type { FileChecksums } from "./verified-files.js";
 import { withScratchFile } from "./scratch-folders.js";
 import { INDEX_FILES, SCRATCH_PREFIX } from "./index-layout.js";
 
@@ -16,39 +17,35 @@ async function diskFull(path: string): Promise<boolean> {
 }
 
 /**
- * Writes the vector file to `path`: hnswlib's graph followed by the label map (the trailer
- * documented in `src/l1/vector-labels.ts`), flushes it and checks it: hnswlib reports no error
- * when the disk fills up under it, so the graph is read back with hnswlib, and the trailer is
- * compared with what was meant to be written. Returns the bytes written, for the checksum.
+ * Writes hnswlib's file of the graph to `path`, flushes it and checks it: hnswlib reports no
+ * error when the disk fills up under it, so the number of vectors it holds is read back. Returns
+ * its checksums, computed piece by piece (the file is never held in memory). The label map is
+ * its own data file (`vector-labels.bin`, {@link encodeVectorLabels}).
  * @throws Error saying the file is incomplete (and that the disk is full, when it is).
  */
-export async function writeVectorFile(
-  vectorIndex: VectorIndex,
-  path: string,
-  _domains: readonly (string | undefined)[],
-): Promise<Buffer> {
-  const trailer = encodeVectorLabels(vectorIndex.labelMap());
-  let bytes: Buffer;
+export async function writeVectorFile(vectorIndex: VectorIndex, path: string): Promise<FileChecksums> {
   try {
     await vectorIndex.save(path);
     const stored = await storedVectorCount(path, vectorIndex.dimensions);
     // eslint-disable-next-line no-restricted-syntax -- caught below
     if (stored !== vectorIndex.labelCount) throw new Error(`it holds ${stored} of ${vectorIndex.labelCount} vectors`);
-    await appendFile(path, trailer);
-    bytes = await syncAndRead(path);
-    // eslint-disable-next-line no-restricted-syntax -- caught below
-    if (!bytes.subarray(bytes.length - trailer.length).equals(trailer)) throw new Error("its label map was cut short");
+    return await fileChecksums(path, true);
   } catch (cause) {
     if (cause instanceof LookupKnowledgeError) throw cause;
     const full = (await diskFull(path)) ? ": no space left on device (ENOSPC)" : "";
     // eslint-disable-next-line no-restricted-syntax -- the save wraps it into INDEX_WRITE_FAILED
     throw new Error(`${INDEX_FILES.vectors} was not written completely${full} (${errorMessage(cause)})`, { cause });
   }
-  return bytes;
+}
+
+/** The label map of `vectorIndex`, the data file `vector-labels.bin`. */
+export function encodeLabelFile(vectorIndex: VectorIndex): Buffer {
+  return encodeVectorLabels(vectorIndex.labelMap());
 }
 
 /**
- * Hands hnswlib exactly the bytes whose checksum was verified: hnswlib only reads from a path, so
+ * Hands hnswlib exactly the bytes of an older index's vector file (the graph, followed by the
+ * label map): whose checksum was verified: hnswlib only reads from a path, so
  * the graph goes to a private scratch folder first (`<dir>/.lookup-knowledge-scratch-<pid>-*`, else
  * one in the system's temporary folder for a read-only index folder), never re-read from a
  * generation folder that another process may remove meanwhile. The label map is taken from the same bytes and checked

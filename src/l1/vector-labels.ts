@@ -5,8 +5,10 @@ import { LookupKnowledgeError } from "../errors.js";
  * which chunk each label is (`-1`: deleted), so that chunk numbers can change between index
  * versions without rebuilding the graph.
  *
- * It travels as a trailer appended to the hnswlib file (`vectors.hnsw`), so that the graph and
- * its map are one file under one checksum and can never be mixed up:
+ * An index saves it as its own data file (`vector-labels.bin`, the trailer below alone), so that
+ * `vectors.hnsw` is exactly hnswlib's file and hnswlib reads it where it lies; the manifest's
+ * checksums tie the two files to one generation. Indexes saved before that carry it as a trailer
+ * appended to the hnswlib file:
  *
  * ```
  * hnswlib's own bytes
@@ -66,6 +68,16 @@ export function decodeVectorLabels(bytes: Uint8Array): SplitVectorFile {
   const chunkOfLabel = new Int32Array(count);
   for (let label = 0; label < count; label++) chunkOfLabel[label] = buffer.readInt32LE(start + label * 4);
   return { graph: bytes.subarray(0, start), chunkOfLabel };
+}
+
+/**
+ * The label map of a `vector-labels.bin` file (the trailer alone).
+ * @throws LookupKnowledgeError `INDEX_CORRUPT` when the bytes are not exactly one label map.
+ */
+export function decodeLabelFile(bytes: Uint8Array): Int32Array {
+  const { graph, chunkOfLabel } = decodeVectorLabels(bytes);
+  if (chunkOfLabel === null || graph.length !== 0) throw corrupt("file is not one label map");
+  return chunkOfLabel;
 }
 
 /**

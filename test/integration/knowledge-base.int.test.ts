@@ -14,6 +14,7 @@ import { loadIndexParts } from "../../src/knowledge-base/index-store.js";
 import type { SaveProgress } from "../../src/knowledge-base/save-options.js";
 import { createTempDirs, expectLookupError, KB_DIR } from "./helpers/integration-fixtures.js";
 import { plain } from "../helpers/plain.js";
+import { toPreviousVectorLayout } from "../helpers/previous-vector-layout.js";
 
 const QUERIES = [
   "how do I roll back a bad deploy with Helmsman",
@@ -294,6 +295,7 @@ describe("KnowledgeBase.save into a folder", () => {
       "write:lsa-model.json",
       "write:lsa-projection.f32",
       "write:vectors.hnsw",
+      "write:vector-labels.bin",
       "stage",
       "commit",
       "cleanup",
@@ -325,9 +327,10 @@ describe("KnowledgeBase.save into a folder", () => {
     expect(plain(parts.chunks)).toEqual(plain(kb.chunks));
   });
 
-  it("hands hnswlib the bytes it verified, even when the file on disk changes right after the check", async () => {
+  it("hands hnswlib the bytes it verified in an index of the previous layout, even when the file on disk changes right after the check", async () => {
     const dir = await temp.make();
     await kb.save(dir);
+    await toPreviousVectorLayout(dir);
     let tampered = false;
     const parts = await loadIndexParts(
       dir,

@@ -54,7 +54,7 @@ describe("the checksums of a saved index", () => {
     }
   });
 
-  it.each(["contents.bin", "chunk-list.json", "bm25.bin", "vectors.hnsw", "lsa-projection.f32"])(
+  it.each(["contents.bin", "chunk-list.json", "bm25.bin", "vectors.hnsw", "vector-labels.bin", "lsa-projection.f32"])(
     "refuse a load with %s damaged by one byte, truncated, or swapped for another index's",
     async (name) => {
       const flipped = await savedIndex();

@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { LookupKnowledgeError } from "../../src/errors.js";
-import { loadVerifiedVectors, writeVectorFile } from "../../src/knowledge-base/vector-file.js";
+import { crc32Hex, sha256 } from "../../src/knowledge-base/manifest.js";
+import { encodeLabelFile, loadVerifiedVectors, writeVectorFile } from "../../src/knowledge-base/vector-file.js";
 import { mulberry32 } from "../../src/l1/embeddings/linear-algebra.js";
 import { VectorIndex } from "../../src/l1/vector-index.js";
 import { decodeVectorLabels, encodeVectorLabels } from "../../src/l1/vector-labels.js";
@@ -30,11 +31,13 @@ async function updatedIndex(): Promise<{ index: VectorIndex; domains: (string | 
   return { index, domains: next };
 }
 
-async function savedBytes(index: VectorIndex, chunkDomains: readonly (string | undefined)[]): Promise<Buffer> {
+/** The vector file of an older index: hnswlib's file with the label map appended. */
+async function savedBytes(index: VectorIndex, _chunkDomains: readonly (string | undefined)[]): Promise<Buffer> {
   const path = join(await temp.make(), "vectors.hnsw");
-  const bytes = await writeVectorFile(index, path, chunkDomains);
-  expect((await readFile(path)).equals(bytes)).toBe(true);
-  return bytes;
+  const sums = await writeVectorFile(index, path);
+  const graph = await readFile(path);
+  expect(sums).toEqual({ sha256: sha256(graph), crc32: crc32Hex(graph) });
+  return Buffer.concat([graph, encodeLabelFile(index)]);
 }
 
 async function loadError(
@@ -130,7 +133,7 @@ describe("vector file round trip", () => {
   it("refuses to write a superseded index", async () => {
     const built = await VectorIndex.build(vectors.slice(), D, domains, {}, { thread: "inline" });
     await built.update({ renumber: Int32Array.from({ length: N }, (_, i) => i), domains });
-    await expect(writeVectorFile(built, join(await temp.make(), "vectors.hnsw"), domains)).rejects.toMatchObject({
+    await expect(writeVectorFile(built, join(await temp.make(), "vectors.hnsw"))).rejects.toMatchObject({
       code: "INVALID_OPTION",
     });
   });
