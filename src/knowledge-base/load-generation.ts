@@ -6,6 +6,7 @@ import { errorDetail, indexUnusable, LookupKnowledgeError } from "../errors.js";
 import { Bm25Stats } from "../l0/bm25.js";
 import { HintIndex } from "../l0/hint-index.js";
 import { LSA_MODEL_FILE, LSA_PROJECTION_FILE, LsaEmbeddings, type LsaModelHeader } from "../l1/embeddings/index.js";
+import { adoptLsaModel } from "../l1/embeddings/lsa-embeddings.js";
 import type { VectorIndex } from "../l1/vector-index.js";
 import { TOKENIZER_VERSION } from "../text/tokenize.js";
 import type { IndexedFile } from "../corpus/load-corpus.js";
@@ -19,7 +20,6 @@ import { attachContents } from "./chunk-store.js";
 import { checkFiles } from "./files-file.js";
 import { loadVerifiedVectors } from "./vector-file.js";
 import { loadLinkedVectors } from "./linked-vectors.js";
-import { originOf, rememberOrigin } from "./verified-files.js";
 
 /** The chunk list without contents, checked in shape and number against the manifest. */
 async function readChunkFields(dir: string, manifest: IndexManifest, files: DataFiles): Promise<ChunkFields[]> {
@@ -70,15 +70,13 @@ async function restoreEmbeddings(
   const header = await parseJsonFile<LsaModelHeader>(dir, files, LSA_MODEL_FILE);
   const projection = await files.get(LSA_PROJECTION_FILE);
   try {
-    const model = LsaEmbeddings.deserialize(header, projection);
+    const model = adoptLsaModel(header, projection);
     if (model.dimensions !== embedder.dimensions)
       // eslint-disable-next-line no-restricted-syntax -- caught below and reported as indexUnusable
       throw new Error(
         `it makes vectors of ${model.dimensions} dimensions, the manifest says ${String(embedder.dimensions)}`,
       );
-    // The model's encoding is a copy of the verified bytes: a save may link their file again.
-    const origin = originOf(projection);
-    if (origin !== undefined) rememberOrigin(model.serialize().projection, origin);
+    // The model's encoding is the verified bytes themselves: a save may link their file again.
     return model;
   } catch (cause) {
     throw indexUnusable(dir, `the embedder model does not load (${errorDetail(cause)})`, cause);

@@ -43,6 +43,20 @@ interface BagVocabularyMap {
  * const embeddings = LsaEmbeddings.fit(chunks.map((c) => c.text), { dimensions: 256 });
  * const vector = await embeddings.embedQuery("how do I get a refund?");
  */
+/** Set by the class: makes a model of a checked header and a projection it takes ownership of. */
+let adopt: (header: LsaModelHeader, bytes: Buffer) => LsaEmbeddings;
+
+/**
+ * Restores a model from a saved index's own header and projection without copying them, as
+ * {@link LsaEmbeddings.deserialize} does: the caller hands both over and never changes them (a
+ * load's freshly read, checked file). The model's encoding is those very bytes, so a save can
+ * link the file they were read from.
+ * @throws LookupKnowledgeError `INDEX_CORRUPT`, as {@link LsaEmbeddings.deserialize}.
+ */
+export function adoptLsaModel(header: LsaModelHeader, projection: Buffer): LsaEmbeddings {
+  return adopt(validateLsaModelHeader(header, projection.byteLength), projection);
+}
+
 export class LsaEmbeddings extends Embeddings {
   /** A stable kind name recorded in manifests. */
   readonly id = "lsa" as const;
@@ -165,11 +179,16 @@ export class LsaEmbeddings extends Embeddings {
    */
   static deserialize(header: LsaModelHeader, projection: Buffer): LsaEmbeddings {
     const valid = validateLsaModelHeader(header, projection.byteLength);
-    // One copy, owned by the model: its projection may be a view of it (see decodeFloat32).
-    const bytes = Buffer.from(projection);
-    const model = new LsaEmbeddings(structuredClone(valid), decodeFloat32(bytes));
-    model.#encodedProjection = bytes;
-    return model;
+    // One copy of each, owned by the model: its projection may be a view of it (see decodeFloat32).
+    return adopt(structuredClone(valid), Buffer.from(projection));
+  }
+
+  static {
+    adopt = (header, bytes) => {
+      const model = new LsaEmbeddings(header, decodeFloat32(bytes));
+      model.#encodedProjection = bytes;
+      return model;
+    };
   }
 
   #weighBag(bag: Uint32Array, terms: readonly string[]): number {

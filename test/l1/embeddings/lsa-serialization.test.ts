@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LsaEmbeddings } from "../../../src/l1/embeddings/lsa-embeddings.js";
+import { adoptLsaModel, LsaEmbeddings } from "../../../src/l1/embeddings/lsa-embeddings.js";
 
 const CORPUS = [
   "Refunds are issued to the original payment card within five days.",
@@ -17,6 +17,24 @@ describe("LsaEmbeddings serialisation", () => {
     const { header, projection } = model.serialize();
     const copy = LsaEmbeddings.deserialize(JSON.parse(JSON.stringify(header)), Buffer.from(projection));
     expect(copy.dimensions).toBe(model.dimensions);
+    expect(await copy.embedDocuments(QUERIES)).toEqual(await model.embedDocuments(QUERIES));
+  });
+
+  it("adopts a saved header and projection without copying them, embedding as deserialize does", async () => {
+    const { header, projection } = model.serialize();
+    const owned = Buffer.from(projection);
+    const adopted = adoptLsaModel(JSON.parse(JSON.stringify(header)) as typeof header, owned);
+    expect(adopted.serialize().projection).toBe(owned);
+    expect(await adopted.embedDocuments(QUERIES)).toEqual(await model.embedDocuments(QUERIES));
+    expect(() => adoptLsaModel(header, owned.subarray(0, owned.length - 4))).toThrow(/projection/);
+  });
+
+  it("copies what deserialize is given, so that the caller may change it afterwards", async () => {
+    const { header, projection } = model.serialize();
+    const given = Buffer.from(projection);
+    const copy = LsaEmbeddings.deserialize(header, given);
+    given.fill(0);
+    expect(copy.serialize().projection).not.toBe(given);
     expect(await copy.embedDocuments(QUERIES)).toEqual(await model.embedDocuments(QUERIES));
   });
 
