@@ -18,6 +18,8 @@ interface PhraseEntry {
   phrase: string;
   /** Files whose frontmatter holds the phrase, sorted, so that the order never depends on the history of changes. */
   files: string[];
+  /** The last `add` call that added files to it. */
+  addedIn: number;
 }
 
 /** What the hint index reads of a chunk: its file and that file's title and frontmatter. */
@@ -49,7 +51,11 @@ function sortedUnique(files: string[]): string[] {
 export class HintIndex {
   // One tokenizer everywhere: FlexSearch stores the same stemmed terms that BM25 and the hints use.
   readonly #index = new Index({ tokenize: "strict", encode: (text: string) => tokenize(text) });
-  readonly #entries = new Map<number, PhraseEntry>();
+  /** Entries by id (ids are handed out in order; a removed phrase leaves a hole). */
+  readonly #entries: (PhraseEntry | undefined)[] = [];
+  #entryCount = 0;
+  /** Number of {@link HintIndex.add} calls so far: marks the entries one call grew. */
+  #addCalls = 0;
   /** Per field, the id of each phrase. */
   readonly #entryIds: Record<HintField, Map<string, number>> = {
     title: new Map(),
@@ -74,22 +80,30 @@ export class HintIndex {
     // Files sharing one frontmatter object (the chunks of a file, equal frontmatter in a loaded
     // index) resolve their phrases once.
     const idsOf = new Map<DocumentMeta, { title: string | undefined; ids: number[] }>();
-    const changed = new Map<number, PhraseEntry>();
+    const entries = this.#entries;
+    const changed: PhraseEntry[] = [];
+    const call = ++this.#addCalls;
     for (const chunk of chunks) {
-      if (this.#fileEntries.has(chunk.file)) continue;
+      const { file } = chunk;
+      if (this.#fileEntries.has(file)) continue;
       let known = idsOf.get(chunk.meta);
       if (known === undefined || known.title !== chunk.title)
         idsOf.set(chunk.meta, (known = { title: chunk.title, ids: this.#phraseIds(chunk) }));
-      for (const id of known.ids) {
-        const entry = this.#entries.get(id);
+      const { ids } = known;
+      for (let i = 0; i < ids.length; i++) {
+        const entry = entries[ids[i]];
         if (entry === undefined) continue;
-        entry.files.push(chunk.file);
-        changed.set(id, entry);
+        // Each list this call grows is sorted once at the end.
+        if (entry.addedIn !== call) {
+          entry.addedIn = call;
+          changed.push(entry);
+        }
+        entry.files.push(file);
       }
-      this.#fileEntries.set(chunk.file, known.ids);
+      this.#fileEntries.set(file, ids);
     }
     // Files arrive in chunk order; sorted (and deduplicated) here, so the order never depends on it.
-    for (const entry of changed.values()) entry.files = sortedUnique(entry.files);
+    for (const entry of changed) entry.files = sortedUnique(entry.files);
   }
 
   /** The entry ids of a chunk's phrases, each phrase indexed the first time it is seen. */
@@ -101,7 +115,8 @@ export class HintIndex {
       if (id === undefined) {
         id = this.#nextId++;
         byPhrase.set(phrase, id);
-        this.#entries.set(id, { field, phrase, files: [] });
+        this.#entries[id] = { field, phrase, files: [], addedIn: 0 };
+        this.#entryCount += 1;
         this.#index.add(id, phrase);
       }
       ids.push(id);
@@ -116,11 +131,12 @@ export class HintIndex {
       if (ids === undefined) continue;
       this.#fileEntries.delete(file);
       for (const id of new Set(ids)) {
-        const entry = this.#entries.get(id);
+        const entry = this.#entries[id];
         if (!entry) continue;
         entry.files = entry.files.filter((other) => other !== file);
         if (entry.files.length > 0) continue;
-        this.#entries.delete(id);
+        this.#entries[id] = undefined;
+        this.#entryCount -= 1;
         this.#entryIds[entry.field].delete(entry.phrase);
         this.#index.remove(id);
       }
@@ -129,7 +145,7 @@ export class HintIndex {
 
   /** Number of distinct phrases indexed. */
   get phraseCount(): number {
-    return this.#entries.size;
+    return this.#entryCount;
   }
 
   /**
@@ -142,11 +158,11 @@ export class HintIndex {
     matches: (field: HintField, phrase: string) => boolean,
     acceptFile: (file: string) => boolean = () => true,
   ): string[] {
-    if (this.#entries.size === 0) return [];
+    if (this.#entryCount === 0) return [];
     const ids = this.#index.search(query, { limit: MAX_HINT_PHRASES, suggest: true }) as number[];
     const files = new Set<string>();
     for (const id of ids) {
-      const entry = this.#entries.get(id);
+      const entry = this.#entries[id];
       if (entry === undefined || !matches(entry.field, entry.phrase)) continue;
       for (const file of entry.files) {
         if (files.has(file) || !acceptFile(file)) continue;

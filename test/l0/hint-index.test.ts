@@ -78,4 +78,20 @@ describe("HintIndex", () => {
     expect(index.phraseCount).toBe(rebuilt.phraseCount);
     expect(index.matchingFiles("helmsman", matcher("helmsman"))).toEqual([]);
   });
+
+  it("keeps each phrase's files in path order without repeats, whatever order and batches they arrive in", () => {
+    const files = ["b/2.md", "a/9.md", "c/1.md", "a/10.md", "b/1.md"];
+    const shared = (file: string) =>
+      chunk(file, { title: `Guide ${file}`, keywords: ["shared topic", "shared topic"] });
+    const inOne = HintIndex.build(files.map(shared));
+    const inBatches = HintIndex.build(files.slice(0, 2).map(shared));
+    inBatches.add(files.slice(2, 4).map(shared));
+    inBatches.add([shared(files[4]), shared(files[0])]);
+    const sorted = [...files].sort();
+    expect(inOne.matchingFiles("shared topic", matcher("shared topic"))).toEqual(sorted);
+    expect(inBatches.matchingFiles("shared topic", matcher("shared topic"))).toEqual(sorted);
+    inBatches.remove(["a/9.md"]);
+    inBatches.add([shared("a/9.md")]);
+    expect(inBatches.matchingFiles("shared topic", matcher("shared topic"))).toEqual(sorted);
+  });
 });
