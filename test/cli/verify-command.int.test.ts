@@ -21,7 +21,7 @@ describe("lookup-knowledge verify", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /^.* is whole: generation gen-[0-9a-f]{16}, 7 data files \([\d.]+ MiB\) match their SHA-256 and CRC-32; \d+ chunks \(\d+ characters of text\) decode; checked in [\d.]+ s\.\n$/,
+      /^.* is whole: generation gen-[0-9a-f]{16}, 8 data files \([\d.]+ MiB\) match their SHA-256 and CRC-32; \d+ chunks \(\d+ characters of text\) decode; checked in [\d.]+ s\.\n$/,
     );
   });
 

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KnowledgeBase, type IndexManifest } from "../../src/index.js";
 import { VectorIndex } from "../../src/l1/vector-index.js";
+import { encodeVectorLabels } from "../../src/l1/vector-labels.js";
 import { createTempDirs, expectLookupError, KB_DIR } from "./helpers/integration-fixtures.js";
 
 const ADVICE = "lookup-knowledge index";
@@ -161,7 +162,14 @@ const CORRUPTIONS: [string, (dir: string) => Promise<void>, RegExp][] = [
       await other.save(join(dir, "other.hnsw"));
       await replaceWithValidChecksum(dir, "vectors.hnsw", await readFile(join(dir, "other.hnsw")));
     },
-    /holds 2 vectors for \d+ chunks/,
+    /has \d+ labels for 2 stored vectors/,
+  ],
+  [
+    "vector-labels.bin of another index (fewer labels) behind an updated checksum",
+    async (dir) => {
+      await replaceWithValidChecksum(dir, "vector-labels.bin", encodeVectorLabels(Int32Array.from([0, 1])));
+    },
+    /has 2 labels for \d+ stored vectors/,
   ],
   // The manifest's shape: every field checked before it is used.
   [
