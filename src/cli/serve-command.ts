@@ -35,6 +35,13 @@ export const SERVE_COMMAND: CommandSpec = {
       description:
         "With --http: a name clients reach the server by (kb.internal, kb.internal:8443), accepted as the Host header besides the bound address; needed with a wildcard --host such as 0.0.0.0.",
     },
+    "allowed-origin": {
+      type: "string",
+      value: "ORIGIN",
+      multiple: true,
+      description:
+        "With --http: a browser origin allowed to call (https://app.example); a request whose Origin header is present and not allowed gets 403. On a loopback --host, pages from loopback hosts are allowed.",
+    },
     "token-file": {
       type: "string",
       value: "FILE",

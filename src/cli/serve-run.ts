@@ -3,7 +3,8 @@ import { LookupKnowledgeError, errorDetail } from "../errors.js";
 import { followKnowledgeBase, type FollowedKnowledgeBase } from "../knowledge-base/followed-knowledge-base.js";
 import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
 import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
-import { LOOPBACK_HOSTS, startMcpHttpEndpoint } from "../mcp/http-endpoint.js";
+import { startMcpHttpEndpoint } from "../mcp/http-endpoint.js";
+import { LOOPBACK_HOSTS, normalizeOrigin } from "../mcp/request-origin.js";
 import { createMcpToolHandler } from "../mcp/mcp-tool-server.js";
 import { createLookupKnowledgeTool } from "../tool/lookup-knowledge-tool.js";
 import { stringValue, usageError, type CliIO, type ParsedCommand } from "./command-spec.js";
@@ -51,14 +52,17 @@ async function openIndex(
   follow: boolean,
   vectorStore: VectorStoreL1Option | undefined,
   log: (line: string) => void,
+  onGeneration: () => void,
 ): Promise<KnowledgeBase | FollowedKnowledgeBase> {
   const open = () =>
     follow
       ? followKnowledgeBase(dir, {
           vectorStore,
           onWarning: log,
-          onGeneration: ({ generation }) =>
-            log(`lookup-knowledge: serving the new index generation ${generation ?? "(unsaved)"}`),
+          onGeneration: ({ generation }) => {
+            log(`lookup-knowledge: serving the new index generation ${generation ?? "(unsaved)"}`);
+            onGeneration();
+          },
         })
       : KnowledgeBase.load(dir, vectorStore ? { vectorStore } : {});
   try {
@@ -92,9 +96,21 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
       `--host ${host} listens on every address, but clients send the name they reached it by as Host: name it with --allowed-host (e.g. --allowed-host kb.internal), or bind that address with --host.`,
     );
   }
+  const allowedOrigins = parsed.lists["allowed-origin"] ?? [];
+  const badOrigin = allowedOrigins.find((origin) => normalizeOrigin(origin) === null);
+  if (badOrigin !== undefined)
+    throw usageError(
+      "serve",
+      `--allowed-origin ${JSON.stringify(badOrigin.slice(0, 100))} is not an origin; write it as scheme://host[:port], e.g. https://app.example.`,
+    );
   const access = groupScope("serve", parsed.lists.group);
   const tracePath = values["no-trace"] === true ? null : stringValue(parsed, "trace");
   const store = await openCliVectorStore(values);
+  // One tool per scope: each audience sees its own domains in the schema and reads only its files.
+  const served = new Map<
+    string,
+    { lookup: ReturnType<typeof createLookupKnowledgeTool>; handler: ReturnType<typeof createMcpToolHandler> }
+  >();
   try {
     const kb = await openIndex(
       String(values.index),
@@ -102,12 +118,11 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
       values["no-follow"] !== true,
       store.vectorStore,
       log,
+      // Each scope's description and schema follow the generation: tell the clients that hold a connection.
+      () => {
+        for (const entry of served.values()) entry.handler.toolsChanged();
+      },
     );
-    // One tool per scope: each audience sees its own domains in the schema and reads only its files.
-    const served = new Map<
-      string,
-      { lookup: ReturnType<typeof createLookupKnowledgeTool>; handler: ReturnType<typeof createMcpToolHandler> }
-    >();
     const serve = (scope: AccessScope | undefined) => {
       const key = scope === undefined ? "" : JSON.stringify([...scope.groups].sort());
       let entry = served.get(key);
@@ -147,6 +162,7 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
         host,
         port,
         allowedHosts,
+        allowedOrigins,
         ...(audiences.length > 0 ? { audiences } : { handler }),
       });
       const required =
