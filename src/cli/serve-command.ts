@@ -16,8 +16,8 @@ export const SERVE_COMMAND: CommandSpec = {
   details: [
     "Over stdio (for desktop agents) stdout carries the protocol and every message goes to stderr; with --http the endpoint is http://HOST:PORT/mcp (stateless: any number of clients).",
     `It follows the index folder: a generation that \`lookup-knowledge index\` commits is served from the next call on, without a restart (--no-follow keeps the first one). With no index yet it builds one from --corpus (default: ${DEFAULT_CORPUS_DIR}) first.`,
-    `Over HTTP, set a bearer token in ${MCP_TOKEN_ENV} or tokens in a file (--token-file), never on the command line; one is required when --host is not a loopback address. A token file holds one token per line, then the groups its callers read as (none: the --group scope), so one server serves several audiences. Only the bound host is accepted as the Host header (DNS rebinding protection).`,
-    "Every caller has the scope --group gives (or every file without it): the client's arguments cannot change it. SIGINT/SIGTERM stop it after the calls in flight have answered and their trace lines are written.",
+    `Over HTTP, set a bearer token in ${MCP_TOKEN_ENV} or tokens in a file (--token-file), never on the command line; one is required when --host is not a loopback address. A token file holds one token per line, then the groups its callers read as (none: the server's scope; * alone: every document), so one server serves several audiences. Only the bound host is accepted as the Host header (DNS rebinding protection).`,
+    "Every caller has the scope --group gives, or else reads only files without an access label; --group '*' (or * on a token's line) reads every file. The client's arguments cannot change it; startup prints one line per kind of scope. SIGINT/SIGTERM stop it after the calls in flight have answered and their trace lines are written.",
   ].join("\n"),
   options: {
     http: { type: "boolean", default: false, description: "Serve Streamable HTTP at /mcp instead of stdio." },
@@ -45,14 +45,14 @@ export const SERVE_COMMAND: CommandSpec = {
     "token-file": {
       type: "string",
       value: "FILE",
-      description: `With --http: the bearer tokens, one per line with the groups its callers read as: TOKEN [GROUP ...] (otherwise one token from ${MCP_TOKEN_ENV}, if set).`,
+      description: `With --http: the bearer tokens, one per line with the groups its callers read as: TOKEN [GROUP ... | *] (no groups: the --group scope; otherwise one token from ${MCP_TOKEN_ENV}, if set).`,
     },
     group: {
       type: "string",
       value: "NAME",
       multiple: true,
       description:
-        "Answer every call as a member of group NAME (repeat for several): only files whose `access` names one of them, and unlabelled ones, are read.",
+        "Answer every call as a member of group NAME (repeat for several): only files whose `access` names one of them, and unlabelled ones, are read. Without it, only unlabelled files; '*' reads every file.",
     },
     index: {
       type: "string",

@@ -5,11 +5,11 @@ import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
 import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
 import { startMcpHttpEndpoint } from "../mcp/http-endpoint.js";
 import { LOOPBACK_HOSTS, normalizeOrigin } from "../mcp/request-origin.js";
-import { createMcpToolHandler } from "../mcp/mcp-tool-server.js";
-import { createLookupKnowledgeTool } from "../tool/lookup-knowledge-tool.js";
 import { stringValue, usageError, type CliIO, type ParsedCommand } from "./command-spec.js";
 import { DEFAULT_CORPUS_DIR } from "./defaults.js";
 import { groupScope } from "./group-scope.js";
+import { createServedTools, type ServedTools } from "./served-tools.js";
+import { scopedTokens, scopeSummary, serverScope } from "./served-scopes.js";
 import { buildAndSave, indexOnce } from "./index-build.js";
 import { watchCorpus } from "./index-watch.js";
 import { openCliVectorStore } from "./pgvector-flags.js";
@@ -18,7 +18,6 @@ import { stopRequested } from "./stop-signal.js";
 import { stderrLine } from "./terminal-text.js";
 import { parseTokenFile, tokenProblem, type TokenAudience } from "./token-file.js";
 import { openStdio } from "./serve-stdio.js";
-import type { AccessScope } from "../access/access-scope.js";
 import { packageVersion } from "./version.js";
 
 const WILDCARD = new Set(["0.0.0.0", "::", "0", "[::]"]);
@@ -103,14 +102,10 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
       "serve",
       `--allowed-origin ${JSON.stringify(badOrigin.slice(0, 100))} is not an origin; write it as scheme://host[:port], e.g. https://app.example.`,
     );
-  const access = groupScope("serve", parsed.lists.group);
+  const server = serverScope(groupScope("serve", parsed.lists.group));
   const tracePath = values["no-trace"] === true ? null : stringValue(parsed, "trace");
   const store = await openCliVectorStore(values);
-  // One tool per scope: each audience sees its own domains in the schema and reads only its files.
-  const served = new Map<
-    string,
-    { lookup: ReturnType<typeof createLookupKnowledgeTool>; handler: ReturnType<typeof createMcpToolHandler> }
-  >();
+  let tools: ServedTools | null = null;
   try {
     const kb = await openIndex(
       String(values.index),
@@ -119,27 +114,21 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
       store.vectorStore,
       log,
       // Each scope's description and schema follow the generation: tell the clients that hold a connection.
-      () => {
-        for (const entry of served.values()) entry.handler.toolsChanged();
-      },
+      () => tools?.toolsChanged(),
     );
-    const serve = (scope: AccessScope | undefined) => {
-      const key = scope === undefined ? "" : JSON.stringify([...scope.groups].sort());
-      let entry = served.get(key);
-      if (entry === undefined) {
-        const lookup = createLookupKnowledgeTool({
-          knowledgeBase: kb,
-          ...(tracePath !== undefined ? { tracePath } : {}),
-          ...(scope !== undefined ? { access: scope } : {}),
-        });
-        entry = { lookup, handler: createMcpToolHandler({ tool: lookup, version: packageVersion() }) };
-        served.set(key, entry);
-      }
-      return entry;
-    };
-    const audiences = tokens.map(({ token, scope }) => ({ token, handler: serve(scope ?? access).handler }));
-    const { lookup, handler } = audiences.length > 0 ? [...served.values()][0] : serve(access);
-    const inFlight = () => [...served.values()].reduce((sum, entry) => sum + entry.handler.inFlight, 0);
+    const served = createServedTools({ knowledgeBase: kb, tracePath, version: packageVersion() });
+    tools = served;
+    const scoped = scopedTokens(tokens, server);
+    const audiences = scoped.map(({ token, scope }) => ({ token, handler: served.of(scope).handler }));
+    const { lookup, handler } = served.of(scoped[0]?.scope ?? server);
+    const summary =
+      scoped.length > 0
+        ? scopeSummary(
+            scoped.map((token) => token.scope),
+            ["token", "tokens"],
+          )
+        : scopeSummary([server], ["every caller", "every caller"]);
+    for (const line of summary) log(`lookup-knowledge: scope of ${line}`);
     const stdio = http ? null : openStdio(handler, log);
     const stop = stopRequested(stdio?.ended);
     const corpus = stringValue(parsed, "corpus") ?? DEFAULT_CORPUS_DIR;
@@ -168,11 +157,11 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
       const required =
         audiences.length === 0
           ? ""
-          : ` (bearer token required; ${audiences.length} ${audiences.length === 1 ? "token" : "tokens"}, ${served.size} ${served.size === 1 ? "scope" : "scopes"})`;
+          : ` (bearer token required; ${audiences.length} ${audiences.length === 1 ? "token" : "tokens"})`;
       log(`lookup-knowledge: serving ${lookup.name} over MCP (Streamable HTTP) at ${endpoint.url}${required}`);
       watching = watch();
       reason = await stop;
-      log(`lookup-knowledge: ${reason}: stopping after ${inFlight()} call(s) in flight`);
+      log(`lookup-knowledge: ${reason}: stopping after ${served.inFlight()} call(s) in flight`);
       await endpoint.close();
     } else if (stdio !== null) {
       await stdio.connect();
@@ -183,7 +172,7 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
       await stdio.close();
     }
     await watching;
-    await Promise.all([...served.values()].map((entry) => entry.lookup.close()));
+    await served.close();
     if (!(kb instanceof KnowledgeBase)) kb.close();
     return 0;
   } finally {
