@@ -2,6 +2,7 @@ import { DEFAULT_TRACE_PATH } from "../graph/options.js";
 import { integerValue, type CommandSpec } from "./command-spec.js";
 import { DEFAULT_CORPUS_DIR, DEFAULT_INDEX_DIR } from "./defaults.js";
 import { PGVECTOR_FLAGS } from "./pgvector-flags.js";
+import { SERVE_LIMIT_FLAGS } from "./serve-limit-flags.js";
 import { MCP_TOKEN_ENV } from "./token-file.js";
 
 export { MCP_TOKEN_ENV } from "./token-file.js";
@@ -81,6 +82,7 @@ export const SERVE_COMMAND: CommandSpec = {
       description: `Append a JSONL trace line per call to FILE (default: ${DEFAULT_TRACE_PATH}).`,
     },
     "no-trace": { type: "boolean", default: false, description: "Write no trace lines." },
+    ...SERVE_LIMIT_FLAGS,
     ...PGVECTOR_FLAGS,
   },
   examples: [

@@ -8,6 +8,7 @@ import { LOOPBACK_HOSTS, normalizeOrigin } from "../mcp/request-origin.js";
 import { stringValue, usageError, type CliIO, type ParsedCommand } from "./command-spec.js";
 import { DEFAULT_CORPUS_DIR } from "./defaults.js";
 import { groupScope } from "./group-scope.js";
+import { serveLimits } from "./serve-limit-flags.js";
 import { createServedTools, type ServedTools } from "./served-tools.js";
 import { scopedTokens, scopeSummary, serverScope } from "./served-scopes.js";
 import { buildAndSave, indexOnce } from "./index-build.js";
@@ -103,6 +104,7 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
       `--allowed-origin ${JSON.stringify(badOrigin.slice(0, 100))} is not an origin; write it as scheme://host[:port], e.g. https://app.example.`,
     );
   const server = serverScope(groupScope("serve", parsed.lists.group));
+  const limits = serveLimits(parsed);
   const tracePath = values["no-trace"] === true ? null : stringValue(parsed, "trace");
   const store = await openCliVectorStore(values);
   let tools: ServedTools | null = null;
@@ -152,6 +154,7 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
         port,
         allowedHosts,
         allowedOrigins,
+        ...limits,
         ...(audiences.length > 0 ? { audiences } : { handler }),
       });
       const required =

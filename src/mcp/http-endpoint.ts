@@ -1,15 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { LookupKnowledgeError, errorDetail } from "../errors.js";
 import { audienceOf, bearerMatches, type McpAudience } from "./bearer-token.js";
+import { resolveHttpLimits } from "./http-limits.js";
+import { refuse } from "./http-refusal.js";
+import { answerMcpRequest, MCP_PATH } from "./http-request.js";
 import type { McpToolHandler } from "./mcp-tool-server.js";
 import { LOOPBACK_HOSTS, normalizeOrigin, originAllowed } from "./request-origin.js";
 
 export type { McpAudience } from "./bearer-token.js";
 
-/** The path MCP clients post to. */
-export const MCP_PATH = "/mcp";
+export { MCP_PATH } from "./http-request.js";
 
 /** Options of {@link startMcpHttpEndpoint}. */
 export interface McpHttpOptions {
@@ -45,6 +46,15 @@ export interface McpHttpOptions {
    * @default none
    */
   allowedOrigins?: readonly string[];
+  /** Milliseconds a client may take to send a request's headers; slower ones are answered 408 and closed. @default 10000 */
+  headersTimeoutMs?: number;
+  /**
+   * Milliseconds a client may take to send a whole request, headers and body: a body dripped
+   * slower is cut (408, connection closed). @default 30000
+   */
+  requestTimeoutMs?: number;
+  /** Most connections open at once; one more is closed as it arrives. @default 512 */
+  maxConnections?: number;
   /** Milliseconds `close()` waits, after the calls in flight have answered, for their responses to be written before cutting connections. @default 5000 */
   closeGraceMs?: number;
 }
@@ -55,11 +65,6 @@ export interface McpHttpEndpoint {
   readonly url: string;
   /** Stops taking requests, lets the calls in flight answer, then closes every connection. */
   close(): Promise<void>;
-}
-
-function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
 }
 
 /**
@@ -79,7 +84,9 @@ export async function startMcpHttpEndpoint({
   allowedHosts: extraHosts = [],
   allowedOrigins = [],
   closeGraceMs = 5000,
+  ...limitOptions
 }: McpHttpOptions): Promise<McpHttpEndpoint> {
+  const limits = resolveHttpLimits(limitOptions);
   const origins = new Set<string>();
   for (const entry of allowedOrigins) {
     const origin = normalizeOrigin(entry);
@@ -105,45 +112,31 @@ export async function startMcpHttpEndpoint({
   let closing = false;
   /** Responses not yet written to the end: a call that has answered is only done once its response is. */
   const open = new Set<Promise<void>>();
-  const answer = async (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? "").split("?")[0];
-    if (path !== MCP_PATH) return refuse(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
-    if (closing) return refuse(res, 503, "the server is shutting down", { connection: "close" });
-    if (!originAllowed(req.headers.origin, origins, loopbackBind))
-      return refuse(
-        res,
-        403,
-        "forbidden: this Origin is not allowed; the operator lists allowed origins with --allowed-origin",
-      );
-    const served = route(req.headers.authorization);
-    if (served === null)
-      return refuse(res, 401, "unauthorized: send Authorization: Bearer <token>", { "www-authenticate": "Bearer" });
-    if (req.method !== "POST")
-      return refuse(res, 405, "method not allowed: this stateless endpoint takes POST only", { allow: "POST" });
-    const server = served.createServer();
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      enableDnsRebindingProtection: true,
-      allowedHosts,
-      maxRequestBodySize: maxBodyBytes,
-    });
-    res.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
+  const rules = {
+    route,
+    hostAllowed: (header: string | undefined) => header !== undefined && allowedHosts.includes(header),
+    originAllowed: (header: string | undefined) => originAllowed(header, origins, loopbackBind),
+    allowedHosts: () => allowedHosts,
+    maxBodyBytes,
+    closing: () => closing,
   };
-  const http: Server = createServer((req, res) => {
-    const done = new Promise<void>((resolve) => res.once("close", () => resolve()));
-    open.add(done);
-    void done.then(() => open.delete(done));
-    answer(req, res).catch(() => {
-      if (!res.headersSent) refuse(res, 500, "internal error");
-      else res.end();
-    });
-  });
+  const http: Server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
+      const done = new Promise<void>((resolve) => res.once("close", () => resolve()));
+      open.add(done);
+      void done.then(() => open.delete(done));
+      answerMcpRequest(rules, req, res).catch(() => {
+        if (!res.headersSent) refuse(res, 500, "internal error");
+        else res.end();
+      });
+    },
+  );
+  http.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     http.once("error", (error) =>
       reject(
