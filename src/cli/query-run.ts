@@ -48,7 +48,8 @@ export async function runQuery(parsed: ParsedCommand, limit: number, io: CliIO):
   let result: LookupResult;
   try {
     const kb = await loadOrBuild(String(values.index), stringValue(parsed, "corpus"), store.vectorStore, io);
-    const access = groupScope("query", parsed.lists.group);
+    // The operator's own lookup reads everything unless --group narrows it; `*` says so explicitly.
+    const access = groupScope("query", parsed.lists.group) ?? undefined;
     // An unknown --domain lists only the domains the groups may read.
     const args = lookupArgs(
       query,

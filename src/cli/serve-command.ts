@@ -2,6 +2,7 @@ import { DEFAULT_TRACE_PATH } from "../graph/options.js";
 import { integerValue, type CommandSpec } from "./command-spec.js";
 import { DEFAULT_CORPUS_DIR, DEFAULT_INDEX_DIR } from "./defaults.js";
 import { PGVECTOR_FLAGS } from "./pgvector-flags.js";
+import { SERVE_LIMIT_FLAGS } from "./serve-limit-flags.js";
 import { MCP_TOKEN_ENV } from "./token-file.js";
 
 export { MCP_TOKEN_ENV } from "./token-file.js";
@@ -16,8 +17,8 @@ export const SERVE_COMMAND: CommandSpec = {
   details: [
     "Over stdio (for desktop agents) stdout carries the protocol and every message goes to stderr; with --http the endpoint is http://HOST:PORT/mcp (stateless: any number of clients).",
     `It follows the index folder: a generation that \`lookup-knowledge index\` commits is served from the next call on, without a restart (--no-follow keeps the first one). With no index yet it builds one from --corpus (default: ${DEFAULT_CORPUS_DIR}) first.`,
-    `Over HTTP, set a bearer token in ${MCP_TOKEN_ENV} or tokens in a file (--token-file), never on the command line; one is required when --host is not a loopback address. A token file holds one token per line, then the groups its callers read as (none: the --group scope), so one server serves several audiences. Only the bound host is accepted as the Host header (DNS rebinding protection).`,
-    "Every caller has the scope --group gives (or every file without it): the client's arguments cannot change it. SIGINT/SIGTERM stop it after the calls in flight have answered and their trace lines are written.",
+    `Over HTTP, set a bearer token in ${MCP_TOKEN_ENV} or tokens in a file (--token-file), never on the command line; one is required when --host is not a loopback address. A token file holds one token per line, then the groups its callers read as (none: the server's scope; * alone: every document), so one server serves several audiences. Only the bound host is accepted as the Host header (DNS rebinding protection).`,
+    "Every caller has the scope --group gives, or else reads only files without an access label; --group '*' (or * on a token's line) reads every file. The client's arguments cannot change it; startup prints one line per kind of scope. SIGINT/SIGTERM stop it after the calls in flight have answered and their trace lines are written.",
   ].join("\n"),
   options: {
     http: { type: "boolean", default: false, description: "Serve Streamable HTTP at /mcp instead of stdio." },
@@ -35,17 +36,24 @@ export const SERVE_COMMAND: CommandSpec = {
       description:
         "With --http: a name clients reach the server by (kb.internal, kb.internal:8443), accepted as the Host header besides the bound address; needed with a wildcard --host such as 0.0.0.0.",
     },
+    "allowed-origin": {
+      type: "string",
+      value: "ORIGIN",
+      multiple: true,
+      description:
+        "With --http: a browser origin allowed to call (https://app.example); a request whose Origin header is present and not allowed gets 403. On a loopback --host, pages from loopback hosts are allowed.",
+    },
     "token-file": {
       type: "string",
       value: "FILE",
-      description: `With --http: the bearer tokens, one per line with the groups its callers read as: TOKEN [GROUP ...] (otherwise one token from ${MCP_TOKEN_ENV}, if set).`,
+      description: `With --http: the bearer tokens, one per line with the groups its callers read as: TOKEN [GROUP ... | *] (no groups: the --group scope; otherwise one token from ${MCP_TOKEN_ENV}, if set).`,
     },
     group: {
       type: "string",
       value: "NAME",
       multiple: true,
       description:
-        "Answer every call as a member of group NAME (repeat for several): only files whose `access` names one of them, and unlabelled ones, are read.",
+        "Answer every call as a member of group NAME (repeat for several): only files whose `access` names one of them, and unlabelled ones, are read. Without it, only unlabelled files; '*' reads every file.",
     },
     index: {
       type: "string",
@@ -74,6 +82,7 @@ export const SERVE_COMMAND: CommandSpec = {
       description: `Append a JSONL trace line per call to FILE (default: ${DEFAULT_TRACE_PATH}).`,
     },
     "no-trace": { type: "boolean", default: false, description: "Write no trace lines." },
+    ...SERVE_LIMIT_FLAGS,
     ...PGVECTOR_FLAGS,
   },
   examples: [

@@ -3,12 +3,14 @@ import { LookupKnowledgeError, errorDetail } from "../errors.js";
 import { followKnowledgeBase, type FollowedKnowledgeBase } from "../knowledge-base/followed-knowledge-base.js";
 import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
 import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
-import { LOOPBACK_HOSTS, startMcpHttpEndpoint } from "../mcp/http-endpoint.js";
-import { createMcpToolHandler } from "../mcp/mcp-tool-server.js";
-import { createLookupKnowledgeTool } from "../tool/lookup-knowledge-tool.js";
+import { startMcpHttpEndpoint } from "../mcp/http-endpoint.js";
+import { LOOPBACK_HOSTS, normalizeOrigin } from "../mcp/request-origin.js";
 import { stringValue, usageError, type CliIO, type ParsedCommand } from "./command-spec.js";
 import { DEFAULT_CORPUS_DIR } from "./defaults.js";
 import { groupScope } from "./group-scope.js";
+import { serveLimits } from "./serve-limit-flags.js";
+import { createServedTools, type ServedTools } from "./served-tools.js";
+import { scopedTokens, scopeSummary, serverScope } from "./served-scopes.js";
 import { buildAndSave, indexOnce } from "./index-build.js";
 import { watchCorpus } from "./index-watch.js";
 import { openCliVectorStore } from "./pgvector-flags.js";
@@ -17,7 +19,6 @@ import { stopRequested } from "./stop-signal.js";
 import { stderrLine } from "./terminal-text.js";
 import { parseTokenFile, tokenProblem, type TokenAudience } from "./token-file.js";
 import { openStdio } from "./serve-stdio.js";
-import type { AccessScope } from "../access/access-scope.js";
 import { packageVersion } from "./version.js";
 
 const WILDCARD = new Set(["0.0.0.0", "::", "0", "[::]"]);
@@ -51,14 +52,17 @@ async function openIndex(
   follow: boolean,
   vectorStore: VectorStoreL1Option | undefined,
   log: (line: string) => void,
+  onGeneration: () => void,
 ): Promise<KnowledgeBase | FollowedKnowledgeBase> {
   const open = () =>
     follow
       ? followKnowledgeBase(dir, {
           vectorStore,
           onWarning: log,
-          onGeneration: ({ generation }) =>
-            log(`lookup-knowledge: serving the new index generation ${generation ?? "(unsaved)"}`),
+          onGeneration: ({ generation }) => {
+            log(`lookup-knowledge: serving the new index generation ${generation ?? "(unsaved)"}`);
+            onGeneration();
+          },
         })
       : KnowledgeBase.load(dir, vectorStore ? { vectorStore } : {});
   try {
@@ -92,9 +96,18 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
       `--host ${host} listens on every address, but clients send the name they reached it by as Host: name it with --allowed-host (e.g. --allowed-host kb.internal), or bind that address with --host.`,
     );
   }
-  const access = groupScope("serve", parsed.lists.group);
+  const allowedOrigins = parsed.lists["allowed-origin"] ?? [];
+  const badOrigin = allowedOrigins.find((origin) => normalizeOrigin(origin) === null);
+  if (badOrigin !== undefined)
+    throw usageError(
+      "serve",
+      `--allowed-origin ${JSON.stringify(badOrigin.slice(0, 100))} is not an origin; write it as scheme://host[:port], e.g. https://app.example.`,
+    );
+  const server = serverScope(groupScope("serve", parsed.lists.group));
+  const limits = serveLimits(parsed);
   const tracePath = values["no-trace"] === true ? null : stringValue(parsed, "trace");
   const store = await openCliVectorStore(values);
+  let tools: ServedTools | null = null;
   try {
     const kb = await openIndex(
       String(values.index),
@@ -102,29 +115,22 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
       values["no-follow"] !== true,
       store.vectorStore,
       log,
+      // Each scope's description and schema follow the generation: tell the clients that hold a connection.
+      () => tools?.toolsChanged(),
     );
-    // One tool per scope: each audience sees its own domains in the schema and reads only its files.
-    const served = new Map<
-      string,
-      { lookup: ReturnType<typeof createLookupKnowledgeTool>; handler: ReturnType<typeof createMcpToolHandler> }
-    >();
-    const serve = (scope: AccessScope | undefined) => {
-      const key = scope === undefined ? "" : JSON.stringify([...scope.groups].sort());
-      let entry = served.get(key);
-      if (entry === undefined) {
-        const lookup = createLookupKnowledgeTool({
-          knowledgeBase: kb,
-          ...(tracePath !== undefined ? { tracePath } : {}),
-          ...(scope !== undefined ? { access: scope } : {}),
-        });
-        entry = { lookup, handler: createMcpToolHandler({ tool: lookup, version: packageVersion() }) };
-        served.set(key, entry);
-      }
-      return entry;
-    };
-    const audiences = tokens.map(({ token, scope }) => ({ token, handler: serve(scope ?? access).handler }));
-    const { lookup, handler } = audiences.length > 0 ? [...served.values()][0] : serve(access);
-    const inFlight = () => [...served.values()].reduce((sum, entry) => sum + entry.handler.inFlight, 0);
+    const served = createServedTools({ knowledgeBase: kb, tracePath, version: packageVersion() });
+    tools = served;
+    const scoped = scopedTokens(tokens, server);
+    const audiences = scoped.map(({ token, scope }) => ({ token, handler: served.of(scope).handler }));
+    const { lookup, handler } = served.of(scoped[0]?.scope ?? server);
+    const summary =
+      scoped.length > 0
+        ? scopeSummary(
+            scoped.map((token) => token.scope),
+            ["token", "tokens"],
+          )
+        : scopeSummary([server], ["every caller", "every caller"]);
+    for (const line of summary) log(`lookup-knowledge: scope of ${line}`);
     const stdio = http ? null : openStdio(handler, log);
     const stop = stopRequested(stdio?.ended);
     const corpus = stringValue(parsed, "corpus") ?? DEFAULT_CORPUS_DIR;
@@ -147,16 +153,18 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
         host,
         port,
         allowedHosts,
+        allowedOrigins,
+        ...limits,
         ...(audiences.length > 0 ? { audiences } : { handler }),
       });
       const required =
         audiences.length === 0
           ? ""
-          : ` (bearer token required; ${audiences.length} ${audiences.length === 1 ? "token" : "tokens"}, ${served.size} ${served.size === 1 ? "scope" : "scopes"})`;
+          : ` (bearer token required; ${audiences.length} ${audiences.length === 1 ? "token" : "tokens"})`;
       log(`lookup-knowledge: serving ${lookup.name} over MCP (Streamable HTTP) at ${endpoint.url}${required}`);
       watching = watch();
       reason = await stop;
-      log(`lookup-knowledge: ${reason}: stopping after ${inFlight()} call(s) in flight`);
+      log(`lookup-knowledge: ${reason}: stopping after ${served.inFlight()} call(s) in flight`);
       await endpoint.close();
     } else if (stdio !== null) {
       await stdio.connect();
@@ -167,7 +175,7 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
       await stdio.close();
     }
     await watching;
-    await Promise.all([...served.values()].map((entry) => entry.lookup.close()));
+    await served.close();
     if (!(kb instanceof KnowledgeBase)) kb.close();
     return 0;
   } finally {

@@ -48,12 +48,12 @@ export function openStdio(handler: McpToolHandler, log: (line: string) => void):
     ended,
     async connect() {
       await server.connect(transport);
-      const previous = server.server.onclose;
-      server.server.onclose = () => {
+      const previous = server.onclose;
+      server.onclose = () => {
         previous?.();
         closed("the MCP connection closed");
       };
-      server.server.onerror = (error) => {
+      server.onerror = (error: Error) => {
         transportErrors += 1;
         if (transportErrors <= MAX_LOGGED_TRANSPORT_ERRORS)
           log(`lookup-knowledge: MCP over stdio: ${describeTransportError(error)}`);

@@ -1,13 +1,18 @@
 import { applyScope, MAX_GROUP_CHARS, type AccessScope } from "../access/access-scope.js";
 import { usageError } from "./command-spec.js";
+import { ALL_GROUPS } from "./group-scope.js";
 
 /** Environment variable holding the bearer token HTTP clients must send. */
 export const MCP_TOKEN_ENV = "LOOKUP_KNOWLEDGE_MCP_TOKEN";
 
-/** One bearer token of `serve --http` and the scope its callers get (undefined: the server's `--group` scope). */
+/**
+ * One bearer token of `serve --http` and the scope its callers get: its groups; null for every
+ * document (`*` on its line); undefined for the server's scope (`--group`, else only documents
+ * without an access label).
+ */
 export interface TokenAudience {
   token: string;
-  scope: AccessScope | undefined;
+  scope: AccessScope | null | undefined;
 }
 
 /** Most tokens one file may hold. */
@@ -33,12 +38,14 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}]/u;
 
 /**
  * Parses a token file: one token per line, then, separated by spaces, the groups its callers
- * read as (none: the `--group` scope of the server); blank lines and lines starting with `#`
- * are ignored. Errors name the line, never its text (it holds a secret).
+ * read as (none: the server's scope, `--group` or else only documents without an access label;
+ * `*` alone: every document); blank lines and lines starting with `#` are ignored. Errors name
+ * the line, never its text (it holds a secret).
  * @example
  * # token                            groups
  * 9f2c7d0e4b8a41f6a3c5e7d9b1f3a5c7   support billing
  * 1e3b5d7f9a2c4e6b8d0f2a4c6e8b0d2f
+ * 5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e5b   *
  * @throws LookupKnowledgeError `USAGE` for an empty file, a short or repeated token, a bad group.
  */
 export function parseTokenFile(text: string, file: string): TokenAudience[] {
@@ -62,10 +69,17 @@ export function parseTokenFile(text: string, file: string): TokenAudience[] {
         `${where(i + 1)} repeats the token of line ${earlier}; give each audience its own token.`,
       );
     seen.set(token, i + 1);
-    let scope: AccessScope | undefined;
+    let scope: AccessScope | null | undefined;
     if (groups.some((group) => INVISIBLE.test(group)))
       throw usageError("serve", `${where(i + 1)}: a group name holds a control or invisible character.`);
-    if (groups.length > 0) {
+    if (groups.includes(ALL_GROUPS)) {
+      if (groups.length > 1)
+        throw usageError(
+          "serve",
+          `${where(i + 1)}: '${ALL_GROUPS}' reads every document and stands alone on its line.`,
+        );
+      scope = null;
+    } else if (groups.length > 0) {
       const checked = applyScope({ groups });
       if (typeof checked === "string")
         throw usageError("serve", `${where(i + 1)}: a group name needs 1 to ${MAX_GROUP_CHARS} characters.`);

@@ -15,8 +15,8 @@ import {
 import { isTraced } from "./traced-errors.js";
 import { knownDomains } from "./domain-labels.js";
 import type { TraceSink } from "../trace/jsonl-trace-sink.js";
-import { toolRunIdentity, type RunIdentity } from "../trace/run-identity.js";
-import { toErrorRecord } from "../trace/trace-record.js";
+import { NO_RUN_IDENTITY, toolRunIdentity, type RunIdentity } from "../trace/run-identity.js";
+import { toErrorRecord, toRefusalRecord } from "../trace/trace-record.js";
 import type { LookupResult } from "../types.js";
 import { resolveToolName } from "./tool-name.js";
 
@@ -57,6 +57,16 @@ export interface LookupRequest {
   limit: number;
 }
 
+/** A call refused before it ran: what of its arguments the trace may keep, and why. */
+export interface LookupRefusal {
+  /** The arguments as far as they have the lookup's shape (a missing or mistyped field: `""`, null, 0). */
+  input: { query: string; domain: string | null; limit: number };
+  /** When the call arrived, in epoch milliseconds. */
+  startedAt: number;
+  /** Why it was refused, in one line (`INVALID_INPUT`). */
+  error: LookupKnowledgeError;
+}
+
 /** A compiled retrieval graph with its trace, shared by the tool and the retriever. */
 export interface LookupRunner {
   /** The `tool_name` of every trace line, success and error alike. */
@@ -74,11 +84,14 @@ export interface LookupRunner {
   /**
    * The domains anyone this runner serves may be told before a lookup (the tool's description
    * and schema): every domain when unscoped, a fixed scope's readable domains, or, for a scope
-   * function, the domains every scope reads (those of unlabelled files under `"allow"`).
+   * function, the domains every scope reads (those of unlabelled files under `"allow"`); of the
+   * generation current when read, for a followed base.
    */
   readonly sharedDomains: readonly string[];
   /** The domains the scope of a finished lookup may read: what its NO EVIDENCE text may list. */
   domainsOf(result: LookupResult): readonly string[];
+  /** Appends the `refused` line of a call whose arguments the input schema refused; a failing sink is ignored. */
+  traceRefusal(refusal: LookupRefusal, identity?: RunIdentity): Promise<void>;
   /** Closes the trace file opened for `tracePath`; an injected sink is left to its owner. */
   close(): Promise<void>;
 }
@@ -108,15 +121,42 @@ export function createLookupRunner(options: RetrievalOptions & { name?: string }
   // One sink for the graph's trace lines and the error lines.
   const trace = resolveTraceSink(options);
   const graph = buildRetrievalGraph(source, settings, trace.sink, name);
-  const control = accessControlOf(source, settings);
   const option = settings.access.option;
-  const everyDomain = knownDomains(source.domains);
-  const sharedDomains =
-    option === null || control === null
-      ? everyDomain
-      : control.domainsFor(typeof option === "function" ? NO_GROUPS : (applyScope(option) as AppliedScope));
-  const domainsOf = (result: LookupResult): readonly string[] =>
-    option === null || control === null ? everyDomain : result.access ? control.domainsFor(result.access) : [];
+  // A followed base changes its domains and labels with each generation: read them from the current one.
+  let shared: { access: unknown; domains: unknown; list: readonly string[] } | null = null;
+  // Checked here too, so that a scope without a base that can enforce it fails when the runner is made.
+  accessControlOf(source, settings);
+  const sharedDomains = (): readonly string[] => {
+    const control = accessControlOf(source, settings);
+    if (shared === null || shared.access !== control || shared.domains !== source.domains) {
+      const everyDomain = knownDomains(source.domains);
+      const list =
+        option === null || control === null
+          ? everyDomain
+          : control.domainsFor(typeof option === "function" ? NO_GROUPS : (applyScope(option) as AppliedScope));
+      shared = { access: control, domains: source.domains, list };
+    }
+    return shared.list;
+  };
+  const domainsOf = (result: LookupResult): readonly string[] => {
+    const control = accessControlOf(source, settings);
+    if (option === null || control === null) return knownDomains(source.domains);
+    return result.access ? control.domainsFor(result.access) : [];
+  };
+  const fixedScope = option === null || typeof option === "function" ? null : (applyScope(option) as AppliedScope);
+  const traceRefusal = async (refusal: LookupRefusal, identity: RunIdentity = NO_RUN_IDENTITY) => {
+    const context = {
+      toolName: name,
+      startedAt: refusal.startedAt,
+      durationMs: Date.now() - refusal.startedAt,
+      input: refusal.input,
+      corpusFingerprint: source.fingerprint,
+      indexGeneration: source.generation ?? null,
+      identity,
+      access: fixedScope,
+    };
+    await traceFailure(trace.sink, toRefusalRecord(randomUUID(), context, refusal.error));
+  };
 
   async function run(
     request: LookupRequest,
@@ -143,5 +183,17 @@ export function createLookupRunner(options: RetrievalOptions & { name?: string }
       throw error;
     }
   }
-  return { name, source, settings, graph, run, sharedDomains, domainsOf, close: () => closeOwnedTraceSink(trace) };
+  return {
+    name,
+    source,
+    settings,
+    graph,
+    run,
+    get sharedDomains() {
+      return sharedDomains();
+    },
+    domainsOf,
+    traceRefusal,
+    close: () => closeOwnedTraceSink(trace),
+  };
 }

@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { enumDomains, listDomains } from "./domain-labels.js";
 
-/** Longest `query` a lookup takes, in characters (UTF-16 code units, as zod counts them). */
+/**
+ * Longest `query` a lookup takes, in characters: Unicode code points, as zod counts a string's
+ * length and as JSON Schema's `maxLength` (what MCP clients see) does, so a character beyond the
+ * BMP (an emoji, a rare Han character) counts once, not as its two UTF-16 units.
+ */
 export const MAX_QUERY_CHARS = 1000;
 /** Default number of evidence blocks. */
 export const DEFAULT_LIMIT = 5;

@@ -1,18 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { timingSafeEqual, createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { LookupKnowledgeError, errorDetail } from "../errors.js";
+import { audienceOf, bearerMatches, type McpAudience } from "./bearer-token.js";
+import { resolveHttpLimits } from "./http-limits.js";
+import { refuse } from "./http-refusal.js";
+import { answerMcpRequest, MCP_PATH } from "./http-request.js";
 import type { McpToolHandler } from "./mcp-tool-server.js";
+import { LOOPBACK_HOSTS, normalizeOrigin, originAllowed } from "./request-origin.js";
 
-/** The path MCP clients post to. */
-export const MCP_PATH = "/mcp";
+export type { McpAudience } from "./bearer-token.js";
 
-/** Callers holding one bearer token, and the tool (with their scope) they are served. */
-export interface McpAudience {
-  token: string;
-  handler: McpToolHandler;
-}
+export { MCP_PATH } from "./http-request.js";
 
 /** Options of {@link startMcpHttpEndpoint}. */
 export interface McpHttpOptions {
@@ -39,6 +37,24 @@ export interface McpHttpOptions {
    * @default none
    */
   allowedHosts?: readonly string[];
+  /**
+   * Origins of browser pages allowed to call (`https://app.example`, scheme, host and port as the
+   * `Origin` header carries them). A request whose `Origin` is present and not allowed is refused
+   * (403), as the Streamable HTTP transport requires; one without `Origin` (a program) is not. On
+   * a loopback bind, pages served from a loopback host (`http://localhost:5173`) are allowed too.
+   * @throws LookupKnowledgeError `INVALID_OPTION` for an entry that is not an http(s) origin.
+   * @default none
+   */
+  allowedOrigins?: readonly string[];
+  /** Milliseconds a client may take to send a request's headers; slower ones are answered 408 and closed. @default 10000 */
+  headersTimeoutMs?: number;
+  /**
+   * Milliseconds a client may take to send a whole request, headers and body: a body dripped
+   * slower is cut (408, connection closed). @default 30000
+   */
+  requestTimeoutMs?: number;
+  /** Most connections open at once; one more is closed as it arrives. @default 512 */
+  maxConnections?: number;
   /** Milliseconds `close()` waits, after the calls in flight have answered, for their responses to be written before cutting connections. @default 5000 */
   closeGraceMs?: number;
 }
@@ -51,38 +67,12 @@ export interface McpHttpEndpoint {
   close(): Promise<void>;
 }
 
-/** Host names of the loopback interface: a server bound to one is reachable from this machine only. */
-export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "localhost", "::1"]);
-
-/**
- * The handler of the audience whose token `header` carries, or null; every token is compared (in
- * constant time) so that the time taken does not tell which one matched.
- */
-export function audienceOf(header: string | undefined, audiences: readonly McpAudience[]): McpToolHandler | null {
-  let found: McpToolHandler | null = null;
-  for (const audience of audiences)
-    if (bearerMatches(header, audience.token) && found === null) found = audience.handler;
-  return found;
-}
-
-/** True when `header` is `Bearer <token>`, compared in constant time. */
-export function bearerMatches(header: string | undefined, token: string): boolean {
-  if (header === undefined || !header.startsWith("Bearer ")) return false;
-  const digest = (text: string) => createHash("sha256").update(text).digest();
-  return timingSafeEqual(digest(header.slice("Bearer ".length).trim()), digest(token));
-}
-
-function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
-}
-
 /**
  * Serves the tool over MCP's Streamable HTTP transport at {@link MCP_PATH}, stateless (a server
  * and transport per request, so any number of clients share the tool), with the SDK's DNS
  * rebinding protection: only the bound host and, on a loopback address, the loopback names are
- * accepted as `Host`.
- * @throws LookupKnowledgeError `INVALID_OPTION` when the address cannot be bound (in use, not local).
+ * accepted as `Host`; an `Origin` outside `allowedOrigins` is refused.
+ * @throws LookupKnowledgeError `INVALID_OPTION` when the address cannot be bound (in use, not local) or an allowed origin is not one.
  */
 export async function startMcpHttpEndpoint({
   handler,
@@ -92,8 +82,22 @@ export async function startMcpHttpEndpoint({
   token = null,
   maxBodyBytes = 1 << 20,
   allowedHosts: extraHosts = [],
+  allowedOrigins = [],
   closeGraceMs = 5000,
+  ...limitOptions
 }: McpHttpOptions): Promise<McpHttpEndpoint> {
+  const limits = resolveHttpLimits(limitOptions);
+  const origins = new Set<string>();
+  for (const entry of allowedOrigins) {
+    const origin = normalizeOrigin(entry);
+    if (origin === null)
+      throw new LookupKnowledgeError(
+        "INVALID_OPTION",
+        `allowedOrigins entry ${JSON.stringify(entry.slice(0, 100))} is not an origin; write it as scheme://host[:port], e.g. https://app.example.`,
+      );
+    origins.add(origin);
+  }
+  const loopbackBind = LOOPBACK_HOSTS.has(host);
   if (audiences === undefined && handler === undefined)
     throw new LookupKnowledgeError(
       "INVALID_OPTION",
@@ -108,39 +112,31 @@ export async function startMcpHttpEndpoint({
   let closing = false;
   /** Responses not yet written to the end: a call that has answered is only done once its response is. */
   const open = new Set<Promise<void>>();
-  const answer = async (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? "").split("?")[0];
-    if (path !== MCP_PATH) return refuse(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
-    if (closing) return refuse(res, 503, "the server is shutting down", { connection: "close" });
-    const served = route(req.headers.authorization);
-    if (served === null)
-      return refuse(res, 401, "unauthorized: send Authorization: Bearer <token>", { "www-authenticate": "Bearer" });
-    if (req.method !== "POST")
-      return refuse(res, 405, "method not allowed: this stateless endpoint takes POST only", { allow: "POST" });
-    const server = served.createServer();
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      enableDnsRebindingProtection: true,
-      allowedHosts,
-      maxRequestBodySize: maxBodyBytes,
-    });
-    res.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
+  const rules = {
+    route,
+    hostAllowed: (header: string | undefined) => header !== undefined && allowedHosts.includes(header),
+    originAllowed: (header: string | undefined) => originAllowed(header, origins, loopbackBind),
+    allowedHosts: () => allowedHosts,
+    maxBodyBytes,
+    closing: () => closing,
   };
-  const http: Server = createServer((req, res) => {
-    const done = new Promise<void>((resolve) => res.once("close", () => resolve()));
-    open.add(done);
-    void done.then(() => open.delete(done));
-    answer(req, res).catch(() => {
-      if (!res.headersSent) refuse(res, 500, "internal error");
-      else res.end();
-    });
-  });
+  const http: Server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
+      const done = new Promise<void>((resolve) => res.once("close", () => resolve()));
+      open.add(done);
+      void done.then(() => open.delete(done));
+      answerMcpRequest(rules, req, res).catch(() => {
+        if (!res.headersSent) refuse(res, 500, "internal error");
+        else res.end();
+      });
+    },
+  );
+  http.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     http.once("error", (error) =>
       reject(
@@ -165,7 +161,7 @@ export async function startMcpHttpEndpoint({
   allowedHosts = [
     ...new Set([
       `${hostPart}:${bound}`,
-      ...(LOOPBACK_HOSTS.has(host) ? [`127.0.0.1:${bound}`, `localhost:${bound}`, `[::1]:${bound}`] : []),
+      ...(loopbackBind ? [`127.0.0.1:${bound}`, `localhost:${bound}`, `[::1]:${bound}`] : []),
       ...named,
     ]),
   ];

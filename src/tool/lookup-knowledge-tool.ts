@@ -7,6 +7,9 @@ import { createLookupRunner } from "../graph/lookup-runner.js";
 import { normalizeDomain } from "../text/normalize-domain.js";
 import { createLookupKnowledgeSchema, DEFAULT_LIMIT } from "../graph/lookup-schema.js";
 import { describeLookupKnowledge } from "./tool-description.js";
+import { setRefusalTrace } from "./tool-refusal.js";
+
+type LookupKnowledgeSchema = ReturnType<typeof createLookupKnowledgeSchema>;
 
 /** Options of {@link createLookupKnowledgeTool}: the retrieval options, the tool's name and description. */
 export interface LookupKnowledgeToolOptions extends RetrievalOptions {
@@ -46,9 +49,9 @@ function checkDescription(description: unknown): string | undefined {
 }
 
 /**
- * Creates the `lookup_knowledge` tool (or one of another `name`). Options are resolved, the
- * schema made (the base's domains offered in its `domain` field) and the retrieval graph compiled
- * once, here; each call runs the graph, returns the evidence text for the model and the full
+ * Creates the `lookup_knowledge` tool (or one of another `name`). Options are resolved and the
+ * retrieval graph compiled once, here; the schema (the base's domains offered in its `domain`
+ * field) and the default description follow the generation a followed base serves; each call runs the graph, returns the evidence text for the model and the full
  * {@link LookupResult} (with its stage `timings`) as the artifact, and appends one trace line
  * through a trace file kept open between calls (`close()` releases it).
  * @throws LookupKnowledgeError `INVALID_OPTION` for a bad name, description or retrieval option.
@@ -60,12 +63,22 @@ function checkDescription(description: unknown): string | undefined {
  * await lookup.close();
  */
 export function createLookupKnowledgeTool(options: LookupKnowledgeToolOptions) {
-  const custom = checkDescription((options as Partial<LookupKnowledgeToolOptions> | null | undefined)?.description);
+  let custom = checkDescription((options as Partial<LookupKnowledgeToolOptions> | null | undefined)?.description);
   const runner = createLookupRunner(options, TOOL_NAME);
-  // The domains the model may be told: never one only hidden documents hold.
-  const domains = runner.sharedDomains;
-  const description = custom ?? describeLookupKnowledge(domains);
   const defaultLimit = Math.min(DEFAULT_LIMIT, runner.settings.maxLimit);
+  // The domains the model may be told, never one only hidden documents hold, of the generation
+  // current now: a followed base's new generation can add or hide a domain.
+  let made: { domains: readonly string[]; description: string; schema: LookupKnowledgeSchema } | null = null;
+  const current = () => {
+    const domains = runner.sharedDomains;
+    if (made === null || made.domains !== domains)
+      made = {
+        domains,
+        description: describeLookupKnowledge(domains),
+        schema: createLookupKnowledgeSchema(runner.settings.maxLimit, { domains }),
+      };
+    return made;
+  };
 
   const lookup = tool(
     async (input, config): Promise<[string, LookupResult]> => {
@@ -77,11 +90,19 @@ export function createLookupKnowledgeTool(options: LookupKnowledgeToolOptions) {
     },
     {
       name: runner.name,
-      description,
-      schema: createLookupKnowledgeSchema(runner.settings.maxLimit, { domains }),
+      description: custom ?? current().description,
+      schema: current().schema,
       responseFormat: "content_and_artifact",
     },
   );
+  Object.defineProperty(lookup, "description", {
+    get: () => custom ?? current().description,
+    set: (value: unknown) => (custom = checkDescription(value)),
+    enumerable: true,
+    configurable: true,
+  });
+  Object.defineProperty(lookup, "schema", { get: () => current().schema, enumerable: true, configurable: true });
+  setRefusalTrace(lookup, (refusal, identity) => runner.traceRefusal(refusal, identity));
   const extras: LookupKnowledgeToolExtras = { close: () => runner.close() };
   return Object.assign(lookup, extras);
 }

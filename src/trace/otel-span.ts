@@ -97,7 +97,7 @@ export function toOtelSpan(record: ToolInvocationRecord): OtelSpan {
     startTimeUnixNano: nanos(start),
     endTimeUnixNano: nanos(start + duration),
     status:
-      record.status === "error"
+      record.status === "error" || record.status === "refused"
         ? { code: "ERROR", ...(record.error !== undefined ? { message: record.error } : {}) }
         : { code: "UNSET" },
     attributes: attributesOf(record),

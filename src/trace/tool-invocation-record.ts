@@ -35,8 +35,12 @@ export interface ToolInvocationRecord {
    * search without it (`embed + l1` is the whole L1 node). Absent in error records.
    */
   durations_ms?: { l0: number; embed: number; l1: number; merge: number; total: number };
-  /** `success` for a finished lookup; `error` for one that threw (then `retrieval_details` is null). */
-  status: "success" | "error";
+  /**
+   * `success` for a finished lookup; `error` for one that threw; `refused` for a call whose
+   * arguments the input schema refused before any lookup ran (an MCP client's). `retrieval_details`
+   * is null for the last two.
+   */
+  status: "success" | "error" | "refused";
   /** The lookup's input: the query, the domain the caller forced (null: none) and the limit. */
   input: { query: string; domain: string | null; limit: number };
   /** The fingerprint of the knowledge base the lookup ran on (`KnowledgeBase.fingerprint`). */
@@ -54,9 +58,9 @@ export interface ToolInvocationRecord {
    * established (`error_type` `ACCESS_DENIED`). Absent in lines written before access scopes.
    */
   access?: { groups: string[]; group_count: number; digest: string } | null;
-  /** Error records: the error's message. */
+  /** Error and refused records: the error's message. */
   error?: string;
-  /** Error records: the class of the failure (the `LookupKnowledgeError` code, else the error's name), OpenTelemetry's `error.type`. */
+  /** Error and refused records: the class of the failure (the `LookupKnowledgeError` code, else the error's name), OpenTelemetry's `error.type`. */
   error_type?: string;
   /**
    * What the lookup found, in the trace's snake_case: layers, hints, L1, relevance, evidence

@@ -147,6 +147,7 @@ export function toErrorRecord(
   invocationId: string,
   context: Omit<TraceContext, "l1CandidateCount" | "l1Error" | "timings">,
   error: unknown,
+  status: "error" | "refused" = "error",
 ): ToolInvocationRecord {
   return boundRecord<ToolInvocationRecord>({
     type: "tool_invocation",
@@ -155,7 +156,7 @@ export function toErrorRecord(
     tool_name: context.toolName,
     started_at: new Date(context.startedAt).toISOString(),
     duration_ms: Math.round(context.durationMs * 100) / 100,
-    status: "error",
+    status,
     input: context.input,
     corpus_fingerprint: context.corpusFingerprint,
     index_generation: context.indexGeneration ?? null,
@@ -164,4 +165,16 @@ export function toErrorRecord(
     error_type: errorTypeOf(error),
     retrieval_details: null,
   });
+}
+
+/**
+ * The trace line of a call its input schema refused before any lookup ran (`status: "refused"`),
+ * cut to the same bound as every line (pure).
+ */
+export function toRefusalRecord(
+  invocationId: string,
+  context: Omit<TraceContext, "l1CandidateCount" | "l1Error" | "timings">,
+  error: unknown,
+): ToolInvocationRecord {
+  return toErrorRecord(invocationId, context, error, "refused");
 }

@@ -46,8 +46,9 @@ describe("lookup-knowledge serve over stdio", () => {
     // The scope is the server's --group support: the hr-only file never shows, whatever the client asks.
     expect(JSON.stringify(answer)).not.toContain(SECRET_TITLE);
 
-    const refused = await client.callTool({ name: "lookup_knowledge", arguments: { query: "", limit: 500 } });
-    expect(refused.isError).toBe(true);
+    // Arguments the schema refuses are the client's error: JSON-RPC -32602 in one line, and a refused trace line.
+    const refused = client.callTool({ name: "lookup_knowledge", arguments: { query: "", limit: 500 } });
+    await expect(refused).rejects.toMatchObject({ code: -32602, message: expect.not.stringContaining("\n") });
     await client.close();
 
     const lines = (await readJsonl(tracePath)) as ToolInvocationRecord[];
@@ -56,5 +57,6 @@ describe("lookup-knowledge serve over stdio", () => {
     expect(line?.index_generation).toMatch(/^gen-[0-9a-f]{16}$/);
     // The MCP request id is the trace line's tool call id.
     expect(line?.tool_call_id).toMatch(/^[0-9]+$/);
+    expect(lines.filter((record) => record.status === "refused")).toHaveLength(1);
   });
 });

@@ -53,7 +53,9 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
     const tokens = join(root, "tokens");
     const hr = "hr-token-0123456789abcdef";
     const support = "support-token-0123456789";
-    await writeFile(tokens, `# token  groups\n${hr} hr\n\n${support} support\n`);
+    const bare = "bare-token-0123456789abcd";
+    const all = "every-token-0123456789ab";
+    await writeFile(tokens, `# token  groups\n${hr} hr\n\n${support} support\n${bare}\n${all} *\n`);
     const served = await serveHttp(["--index", index, "--no-trace", "--token-file", tokens]);
     const connect = async (token: string) => {
       const client = new Client({ name: "audience-test", version: "1.0.0" });
@@ -78,8 +80,22 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
       expect((supportAnswer.structuredContent as LookupResult).access?.groups).toEqual(["support"]);
       expect(JSON.stringify(supportAnswer)).not.toContain(SECRET_TITLE);
       await asSupport.close();
-      expect(served.stderr()).toContain("2 tokens, 2 scopes");
-      expect(served.stderr()).not.toContain(hr);
+      // A line without groups, on a server without --group, reads only unlabelled files; * reads every file.
+      const asBare = await connect(bare);
+      const bareAnswer = await asBare.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION, limit: 20 } });
+      expect((bareAnswer.structuredContent as LookupResult).access?.groups).toEqual([]);
+      expect(JSON.stringify(bareAnswer)).not.toContain(SECRET_TITLE);
+      await asBare.close();
+      const asAll = await connect(all);
+      const allAnswer = await asAll.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION, limit: 20 } });
+      expect((allAnswer.structuredContent as LookupResult).access).toBeNull();
+      expect(JSON.stringify(allAnswer)).toContain(SECRET_TITLE);
+      await asAll.close();
+      expect(served.stderr()).toContain("4 tokens");
+      expect(served.stderr()).toContain("scope of 1 token: every document (groups *)");
+      expect(served.stderr()).toContain("scope of 1 token: only documents without an access label");
+      expect(served.stderr()).toContain("scope of 2 tokens: their groups, 2 scopes ([hr] 1, [support] 1)");
+      for (const token of [hr, support, bare, all]) expect(served.stderr()).not.toContain(token);
     } finally {
       served.child.kill("SIGTERM");
     }
@@ -100,9 +116,10 @@ describe("lookup-knowledge serve: the tool over MCP", () => {
       expect(tools.map((tool) => tool.name)).toEqual(["lookup_knowledge"]);
       const answer = await client.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION } });
       expect((answer.structuredContent as LookupResult).primary?.source).toMatch(/^billing\/invoice-run-rollback\.md#/);
-      // Unscoped, the hr-only file answers the same question: the stdio test's scope is what hid it.
-      const everything = await client.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION, limit: 20 } });
-      expect(JSON.stringify(everything)).toContain(SECRET_TITLE);
+      // Without --group the server reads only unlabelled files: the hr-only file never answers.
+      const unlabelled = await client.callTool({ name: "lookup_knowledge", arguments: { query: QUESTION, limit: 20 } });
+      expect(JSON.stringify(unlabelled)).not.toContain(SECRET_TITLE);
+      expect(served.stderr()).toContain("scope of 1 token: only documents without an access label");
       await client.close();
 
       const initialize = {

@@ -23,6 +23,11 @@ describe("parseTokenFile", () => {
     ]);
   });
 
+  it("reads * alone as every document, and refuses * beside other groups", () => {
+    expect(parseTokenFile(`${A} *\n`, "tokens.txt")).toEqual([{ token: A, scope: null }]);
+    expect(refusal(`${A} * hr\n`)).toContain("line 1: '*' reads every document and stands alone");
+  });
+
   it("refuses a short token, a repeated token and an empty file, naming the line and never the token", () => {
     const short = refusal("tooshort support\n");
     expect(short).toContain("line 1");

@@ -5,6 +5,7 @@ import { createLookupKnowledgeTool, KnowledgeBase, type LookupResult } from "../
 import { startMcpHttpEndpoint } from "../../src/mcp/http-endpoint.js";
 import { createMcpToolHandler } from "../../src/mcp/mcp-tool-server.js";
 import { KB_DIR } from "../integration/helpers/integration-fixtures.js";
+import { postJson, toolCall } from "./helpers/raw-mcp.js";
 
 describe("startMcpHttpEndpoint", () => {
   let kb: KnowledgeBase;
@@ -86,6 +87,49 @@ describe("startMcpHttpEndpoint", () => {
       expect(await post(`127.0.0.1:${port}`)).toBe(200);
       expect(await post(`other.internal:${port}`)).toBe(403);
       expect(await post(`kb.internal:1`)).toBe(403);
+    } finally {
+      await endpoint.close();
+      await tool.close();
+    }
+  });
+});
+
+describe("startMcpHttpEndpoint's transport checks", () => {
+  let kb: KnowledgeBase;
+  beforeAll(async () => {
+    kb = await KnowledgeBase.build({ corpusDir: KB_DIR, onWarning: () => {} });
+  });
+
+  it("refuses with 403 a request whose Origin is present and not allowed, and answers allowed and absent ones", async () => {
+    const tool = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: null });
+    const endpoint = await startMcpHttpEndpoint({
+      handler: createMcpToolHandler({ tool }),
+      port: 0,
+      allowedOrigins: ["https://app.example"],
+    });
+    const call = toolCall(1, { query: "refund" });
+    try {
+      expect((await postJson(endpoint.url, call, { origin: "https://evil.example" })).status).toBe(403);
+      expect((await postJson(endpoint.url, call, { origin: "null" })).status).toBe(403);
+      expect((await postJson(endpoint.url, call, { origin: "https://app.example" })).status).toBe(200);
+      // A loopback bind: a page this machine serves may call it.
+      expect((await postJson(endpoint.url, call, { origin: "http://localhost:5173" })).status).toBe(200);
+      expect((await postJson(endpoint.url, call)).status).toBe(200);
+    } finally {
+      await endpoint.close();
+      await tool.close();
+    }
+  });
+
+  it("takes the bearer scheme in any case and still refuses a wrong token", async () => {
+    const tool = createLookupKnowledgeTool({ knowledgeBase: kb, tracePath: null });
+    const token = "a-token-of-enough-length";
+    const endpoint = await startMcpHttpEndpoint({ handler: createMcpToolHandler({ tool }), port: 0, token });
+    const call = toolCall(1, { query: "refund" });
+    try {
+      expect((await postJson(endpoint.url, call, { authorization: `bearer ${token}` })).status).toBe(200);
+      expect((await postJson(endpoint.url, call, { authorization: `BEARER ${token}` })).status).toBe(200);
+      expect((await postJson(endpoint.url, call, { authorization: `bearer ${token}0` })).status).toBe(401);
     } finally {
       await endpoint.close();
       await tool.close();
