@@ -43,6 +43,14 @@ function commentScanSteps(text: string, start: number, end: number): number {
   return steps + lineStarts * end - lineStartSum;
 }
 
+/**
+ * False when a block of `chars` characters cannot exceed {@link MAX_COMMENT_SCAN_STEPS}, so that
+ * the scan is skipped: each of at most `chars` line starts adds at most `chars` steps.
+ */
+export function mayExceedCommentScanBudget(chars: number): boolean {
+  return chars * chars > MAX_COMMENT_SCAN_STEPS;
+}
+
 function blankBetween(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i);
@@ -57,7 +65,9 @@ function blankBetween(text: string, start: number, end: number): boolean {
  * followed by its language (never by a fourth dash), and closes at the first later line that opens
  * with `---`; a later `---` stays in the body. Its language is read (`matter.language`) and checked
  * before gray-matter runs: YAML and JSON are parsed as data by our engines, and any other language
- * is refused, so frontmatter never runs.
+ * is refused, so frontmatter never runs. gray-matter is given the file up to the end of the closing
+ * line, splits it into the fields and the start of the body (what of that line it keeps), and the
+ * rest of the file follows unchanged: the same data and body as gray-matter gives for the whole file.
  * @throws LookupKnowledgeError `CORPUS_FILE_INVALID` for a refused language, malformed YAML or
  * JSON, a top level that is not a mapping, a frontmatter that is never closed (gray-matter would
  * read the whole file as frontmatter), a closing line with more than blanks after its `---`, or
@@ -72,11 +82,14 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
   if (!blankBetween(text, close + 4, closingLineEnd === -1 ? text.length : closingLineEnd)) {
     throw invalidCorpusFile('malformed frontmatter: the line that closes it holds more than "---"; put the closing "---" on a line of its own');
   }
-  if (commentScanSteps(text, 3, close) > MAX_COMMENT_SCAN_STEPS) {
+  if (mayExceedCommentScanBudget(close - 3) && commentScanSteps(text, 3, close) > MAX_COMMENT_SCAN_STEPS) {
     throw invalidCorpusFile("malformed frontmatter: it holds runs of thousands of blank lines; remove them");
   }
-  const file = matter(text, options);
-  return { data: file.data, body: file.content };
+  // What follows the closing line is body whole; handing gray-matter only the lines up to it spares
+  // it a Buffer copy of the whole file and a hash of it (its cache lookup runs even with options).
+  const headEnd = closingLineEnd === -1 ? text.length : closingLineEnd + 1;
+  const file = matter(headEnd === text.length ? text : text.slice(0, headEnd), options);
+  return { data: file.data, body: file.content + text.slice(headEnd) };
 }
 
 function neverClosed() {
