@@ -1,7 +1,8 @@
 import matter from "gray-matter";
 import { isRegExpSpace } from "../text/whitespace.js";
 import { invalidCorpusFile } from "./corpus-file-error.js";
-import { parseJsonFrontmatter, parseYamlFrontmatter, type FrontmatterEngine } from "./frontmatter-engines.js";
+import { opensFrontmatter } from "./frontmatter-fence.js";
+import { grayMatterOptions } from "./gray-matter-options.js";
 
 /** A file's raw frontmatter fields and its Markdown body. */
 export interface ParsedFrontmatter {
@@ -9,37 +10,6 @@ export interface ParsedFrontmatter {
   data: Record<string, unknown>;
   body: string;
 }
-
-/** Languages accepted after the opening `---`, lower-cased, and the engine that reads each; anything else is refused, never run. */
-const ENGINES: Readonly<Record<string, FrontmatterEngine>> = { "": parseYamlFrontmatter, yaml: parseYamlFrontmatter, yml: parseYamlFrontmatter, json: parseJsonFrontmatter };
-
-const ACCEPTED = 'only YAML ("---", "---yaml", "---yml") and JSON ("---json") frontmatter is read, and frontmatter is never run as code';
-
-/**
- * The names gray-matter resolves to an engine of its own (`javascript` evaluates the block): each is
- * mapped to a refusal, so that no call can reach those engines even past the language check.
- */
-const GRAY_MATTER_CODE_LANGUAGES = ["javascript", "js", "coffee", "coffeescript", "cson", "toml"];
-
-/** Longest language name quoted in a skip reason. */
-const MAX_QUOTED_LANGUAGE = 40;
-
-function quoteLanguage(language: string): string {
-  return JSON.stringify(language.length > MAX_QUOTED_LANGUAGE ? `${language.slice(0, MAX_QUOTED_LANGUAGE)}…` : language);
-}
-
-function refusedLanguage(language: string) {
-  return invalidCorpusFile(`frontmatter language ${quoteLanguage(language)} is not accepted: ${ACCEPTED}`);
-}
-
-const REFUSING_ENGINES: Readonly<Record<string, () => never>> = Object.fromEntries(
-  GRAY_MATTER_CODE_LANGUAGES.map((language) => [
-    language,
-    () => {
-      throw refusedLanguage(language);
-    },
-  ]),
-);
 
 /**
  * Most steps gray-matter's comment scan of a block (`/^\s*#[^\n]+/gm`, run on every block) may
@@ -73,6 +43,14 @@ function commentScanSteps(text: string, start: number, end: number): number {
   return steps + lineStarts * end - lineStartSum;
 }
 
+/**
+ * False when a block of `chars` characters cannot exceed {@link MAX_COMMENT_SCAN_STEPS}, so that
+ * the scan is skipped: each of at most `chars` line starts adds at most `chars` steps.
+ */
+export function mayExceedCommentScanBudget(chars: number): boolean {
+  return chars * chars > MAX_COMMENT_SCAN_STEPS;
+}
+
 function blankBetween(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i);
@@ -82,49 +60,36 @@ function blankBetween(text: string, start: number, end: number): boolean {
 }
 
 /**
- * gray-matter's options for one file: a fresh object each time (gray-matter caches a parse by its
- * input string, and hands every caller the same `data`, only when it is given no options), the
- * accepted language's engine under the name gray-matter will look up, refusals for its own code
- * engines, and an excerpt step that does nothing (its default one runs when the frontmatter sets
- * `excerpt_separator`).
- */
-function matterOptions(language: string, engine: FrontmatterEngine) {
-  return {
-    excerpt: () => "",
-    engines: { ...REFUSING_ENGINES, [language === "" ? "yaml" : language]: engine },
-  };
-}
-
-/**
  * Splits a file (LF line breaks, no byte order mark: see `normalizeNewlines`) into frontmatter
  * fields and body with gray-matter. The frontmatter opens with `---` on the first line, optionally
  * followed by its language (never by a fourth dash), and closes at the first later line that opens
  * with `---`; a later `---` stays in the body. Its language is read (`matter.language`) and checked
  * before gray-matter runs: YAML and JSON are parsed as data by our engines, and any other language
- * is refused, so frontmatter never runs.
+ * is refused, so frontmatter never runs. gray-matter is given the file up to the end of the closing
+ * line, splits it into the fields and the start of the body (what of that line it keeps), and the
+ * rest of the file follows unchanged: the same data and body as gray-matter gives for the whole file.
  * @throws LookupKnowledgeError `CORPUS_FILE_INVALID` for a refused language, malformed YAML or
  * JSON, a top level that is not a mapping, a frontmatter that is never closed (gray-matter would
  * read the whole file as frontmatter), a closing line with more than blanks after its `---`, or
  * runs of blank lines too long to scan in bounded time.
  */
 export function parseFrontmatter(text: string): ParsedFrontmatter {
-  // gray-matter's own rule: a fourth dash means the file has no frontmatter.
-  if (!matter.test(text) || text.charAt(3) === "-") return { data: {}, body: text };
+  if (!opensFrontmatter(text)) return { data: {}, body: text };
   const close = text.indexOf("\n---", 3);
   if (close === -1) throw neverClosed();
-  const { name } = matter.language(text);
-  const key = name.toLowerCase();
-  const engine = Object.hasOwn(ENGINES, key) ? ENGINES[key] : undefined;
-  if (engine === undefined) throw refusedLanguage(name);
+  const options = grayMatterOptions(matter.language(text).name);
   const closingLineEnd = text.indexOf("\n", close + 4);
   if (!blankBetween(text, close + 4, closingLineEnd === -1 ? text.length : closingLineEnd)) {
     throw invalidCorpusFile('malformed frontmatter: the line that closes it holds more than "---"; put the closing "---" on a line of its own');
   }
-  if (commentScanSteps(text, 3, close) > MAX_COMMENT_SCAN_STEPS) {
+  if (mayExceedCommentScanBudget(close - 3) && commentScanSteps(text, 3, close) > MAX_COMMENT_SCAN_STEPS) {
     throw invalidCorpusFile("malformed frontmatter: it holds runs of thousands of blank lines; remove them");
   }
-  const file = matter(text, matterOptions(name, engine));
-  return { data: file.data, body: file.content };
+  // What follows the closing line is body whole; handing gray-matter only the lines up to it spares
+  // it a Buffer copy of the whole file and a hash of it (its cache lookup runs even with options).
+  const headEnd = closingLineEnd === -1 ? text.length : closingLineEnd + 1;
+  const file = matter(headEnd === text.length ? text : text.slice(0, headEnd), options);
+  return { data: file.data, body: file.content + text.slice(headEnd) };
 }
 
 function neverClosed() {
