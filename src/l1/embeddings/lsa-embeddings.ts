@@ -29,20 +29,6 @@ interface BagVocabularyMap {
   mapped: number;
 }
 
-/**
- * The offline default embedder: latent semantic analysis fitted on the corpus at index time.
- * Documents become L2-normalised log-TF × IDF vectors, a seeded randomized truncated SVD finds
- * the leading term directions, and every text (document or query) is folded in through the same
- * projection (`x ↦ xᵀ V Σ^-1/2`) and L2-normalised. Fitting is synchronous and deterministic.
- *
- * The last axis is reserved: text with no known terms (or whose terms project to nothing)
- * embeds as the unit vector along it, and every other text has 0 there, so such a text has
- * cosine similarity exactly 0 to every document. When the model has only one dimension
- * (an empty vocabulary, or `dimensions: 1`) every text embeds as `[1]`.
- * @example
- * const embeddings = LsaEmbeddings.fit(chunks.map((c) => c.text), { dimensions: 256 });
- * const vector = await embeddings.embedQuery("how do I get a refund?");
- */
 /** Set by the class: makes a model of a checked header and a projection it takes ownership of. */
 let adopt: (header: LsaModelHeader, bytes: Buffer) => LsaEmbeddings;
 
@@ -57,6 +43,20 @@ export function adoptLsaModel(header: LsaModelHeader, projection: Buffer): LsaEm
   return adopt(validateLsaModelHeader(header, projection.byteLength), projection);
 }
 
+/**
+ * The offline default embedder: latent semantic analysis fitted on the corpus at index time.
+ * Documents become L2-normalised log-TF × IDF vectors, a seeded randomized truncated SVD finds
+ * the leading term directions, and every text (document or query) is folded in through the same
+ * projection (`x ↦ xᵀ V Σ^-1/2`) and L2-normalised. Fitting is synchronous and deterministic.
+ *
+ * The last axis is reserved: text with no known terms (or whose terms project to nothing)
+ * embeds as the unit vector along it, and every other text has 0 there, so such a text has
+ * cosine similarity exactly 0 to every document. When the model has only one dimension
+ * (an empty vocabulary, or `dimensions: 1`) every text embeds as `[1]`.
+ * @example
+ * const embeddings = LsaEmbeddings.fit(chunks.map((c) => c.text), { dimensions: 256 });
+ * const vector = await embeddings.embedQuery("how do I get a refund?");
+ */
 export class LsaEmbeddings extends Embeddings {
   /** A stable kind name recorded in manifests. */
   readonly id = "lsa" as const;
