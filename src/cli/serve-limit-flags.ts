@@ -1,7 +1,8 @@
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS } from "../mcp/http-limits.js";
+import { DEFAULT_STOP_GRACE_MS } from "../mcp/http-endpoint.js";
 import { integerValue, stringValue, type OptionSpec, type ParsedCommand } from "./command-spec.js";
 
-type LimitFlag = "headers-timeout" | "request-timeout" | "max-connections";
+type LimitFlag = "headers-timeout" | "request-timeout" | "max-connections" | "stop-grace";
 
 /** `serve --http`'s bounds on connections, each with the endpoint's default. */
 export const SERVE_LIMIT_FLAGS: Record<LimitFlag, OptionSpec> = {
@@ -20,6 +21,11 @@ export const SERVE_LIMIT_FLAGS: Record<LimitFlag, OptionSpec> = {
     value: "N",
     description: `With --http: most connections open at once (default: ${DEFAULT_MAX_CONNECTIONS}); one more is closed as it arrives.`,
   },
+  "stop-grace": {
+    type: "string",
+    value: "MS",
+    description: `Milliseconds a stop (SIGINT/SIGTERM) may take (default: ${DEFAULT_STOP_GRACE_MS}): requests already received are answered, later ones get 503; what is still open at the end is cut.`,
+  },
 };
 
 const DAY_MS = 86_400_000;
@@ -29,6 +35,7 @@ export function serveLimits(parsed: ParsedCommand): {
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
   maxConnections?: number;
+  closeGraceMs?: number;
 } {
   const value = (flag: LimitFlag, max: number) => {
     const raw = stringValue(parsed, flag);
@@ -37,9 +44,11 @@ export function serveLimits(parsed: ParsedCommand): {
   const headersTimeoutMs = value("headers-timeout", DAY_MS);
   const requestTimeoutMs = value("request-timeout", DAY_MS);
   const maxConnections = value("max-connections", 1_000_000);
+  const closeGraceMs = value("stop-grace", DAY_MS);
   return {
     ...(headersTimeoutMs !== undefined ? { headersTimeoutMs } : {}),
     ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
     ...(maxConnections !== undefined ? { maxConnections } : {}),
+    ...(closeGraceMs !== undefined ? { closeGraceMs } : {}),
   };
 }

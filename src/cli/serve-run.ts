@@ -3,7 +3,7 @@ import { LookupKnowledgeError, errorDetail } from "../errors.js";
 import { followKnowledgeBase, type FollowedKnowledgeBase } from "../knowledge-base/followed-knowledge-base.js";
 import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
 import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
-import { startMcpHttpEndpoint } from "../mcp/http-endpoint.js";
+import { DEFAULT_STOP_GRACE_MS, startMcpHttpEndpoint } from "../mcp/http-endpoint.js";
 import { LOOPBACK_HOSTS, normalizeOrigin } from "../mcp/request-origin.js";
 import { stringValue, usageError, type CliIO, type ParsedCommand } from "./command-spec.js";
 import { DEFAULT_CORPUS_DIR } from "./defaults.js";
@@ -172,7 +172,9 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
       watching = watch();
       reason = await stop;
       log(`lookup-knowledge: ${reason}: stopping after ${handler.inFlight} call(s) in flight`);
-      await stdio.close();
+      // Bounded as over HTTP: a stalled client cannot hold the exit.
+      const grace = limits.closeGraceMs ?? DEFAULT_STOP_GRACE_MS;
+      await Promise.race([stdio.close(), new Promise((resolve) => setTimeout(resolve, grace).unref())]);
     }
     await watching;
     await served.close();

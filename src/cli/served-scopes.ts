@@ -28,12 +28,13 @@ export function scopeKey(scope: ServedScope): string {
 
 /** Most scopes one summary line names; the rest are counted. */
 const NAMED_SCOPES = 5;
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many: string) => (one === many ? one : `${n} ${n === 1 ? one : many}`);
 
 /**
  * One line per kind of scope for the startup log (pure): how many callers read every document,
  * how many only unlabelled ones, and which group scopes the rest read as. Never a token.
- * `who` names the callers: "token"/"tokens", or for a server without tokens "every caller".
+ * `who` names the callers, singular and plural ("token", "tokens"); the same word twice is not
+ * counted ("every caller", for a server without tokens).
  */
 export function scopeSummary(scopes: readonly ServedScope[], who: readonly [string, string]): string[] {
   const everything = scopes.filter((scope) => scope === null).length;

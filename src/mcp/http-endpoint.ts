@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { LookupKnowledgeError, errorDetail } from "../errors.js";
 import { audienceOf, bearerMatches, type McpAudience } from "./bearer-token.js";
 import { resolveHttpLimits } from "./http-limits.js";
 import { refuse } from "./http-refusal.js";
+import { stopHttpEndpoint, type StopState } from "./http-stop.js";
 import { answerMcpRequest, MCP_PATH } from "./http-request.js";
 import type { McpToolHandler } from "./mcp-tool-server.js";
 import { LOOPBACK_HOSTS, normalizeOrigin, originAllowed } from "./request-origin.js";
@@ -11,6 +12,9 @@ import { LOOPBACK_HOSTS, normalizeOrigin, originAllowed } from "./request-origin
 export type { McpAudience } from "./bearer-token.js";
 
 export { MCP_PATH } from "./http-request.js";
+
+/** Milliseconds a stop may take by default before it cuts what is still open. */
+export const DEFAULT_STOP_GRACE_MS = 10_000;
 
 /** Options of {@link startMcpHttpEndpoint}. */
 export interface McpHttpOptions {
@@ -55,7 +59,11 @@ export interface McpHttpOptions {
   requestTimeoutMs?: number;
   /** Most connections open at once; one more is closed as it arrives. @default 512 */
   maxConnections?: number;
-  /** Milliseconds `close()` waits, after the calls in flight have answered, for their responses to be written before cutting connections. @default 5000 */
+  /**
+   * Milliseconds `close()` may take: it answers every request already received (requests read
+   * after it began get 503 with `Retry-After` and `Connection: close`), and cuts what is still
+   * open when this grace ends. @default 10000
+   */
   closeGraceMs?: number;
 }
 
@@ -63,7 +71,10 @@ export interface McpHttpOptions {
 export interface McpHttpEndpoint {
   /** `http://host:port/mcp`. */
   readonly url: string;
-  /** Stops taking requests, lets the calls in flight answer, then closes every connection. */
+  /**
+   * Stops taking work: the calls in flight answer, requests that arrive meanwhile get 503, the
+   * listener closes once requests stop coming, and every connection is closed, all within `closeGraceMs`.
+   */
   close(): Promise<void>;
 }
 
@@ -83,7 +94,7 @@ export async function startMcpHttpEndpoint({
   maxBodyBytes = 1 << 20,
   allowedHosts: extraHosts = [],
   allowedOrigins = [],
-  closeGraceMs = 5000,
+  closeGraceMs = DEFAULT_STOP_GRACE_MS,
   ...limitOptions
 }: McpHttpOptions): Promise<McpHttpEndpoint> {
   const limits = resolveHttpLimits(limitOptions);
@@ -109,16 +120,15 @@ export async function startMcpHttpEndpoint({
     return token === null || bearerMatches(authorization, token) ? (handler as McpToolHandler) : null;
   };
   let allowedHosts: string[] = [];
-  let closing = false;
-  /** Responses not yet written to the end: a call that has answered is only done once its response is. */
-  const open = new Set<Promise<void>>();
+  // Responses not yet written to the end: a call that has answered is only done once its response is.
+  const state: StopState = { closing: false, lastArrival: 0, open: new Set(), fresh: new Set() };
   const rules = {
     route,
     hostAllowed: (header: string | undefined) => header !== undefined && allowedHosts.includes(header),
     originAllowed: (header: string | undefined) => originAllowed(header, origins, loopbackBind),
     allowedHosts: () => allowedHosts,
     maxBodyBytes,
-    closing: () => closing,
+    closing: () => state.closing,
   };
   const http: Server = createServer(
     {
@@ -127,9 +137,11 @@ export async function startMcpHttpEndpoint({
       connectionsCheckingInterval: limits.checkIntervalMs,
     },
     (req: IncomingMessage, res: ServerResponse) => {
+      state.lastArrival = Date.now();
+      state.fresh.delete(req.socket);
       const done = new Promise<void>((resolve) => res.once("close", () => resolve()));
-      open.add(done);
-      void done.then(() => open.delete(done));
+      state.open.add(done);
+      void done.then(() => state.open.delete(done));
       answerMcpRequest(rules, req, res).catch(() => {
         if (!res.headersSent) refuse(res, 500, "internal error");
         else res.end();
@@ -137,6 +149,11 @@ export async function startMcpHttpEndpoint({
     },
   );
   http.maxConnections = limits.maxConnections;
+  http.on("connection", (socket: Socket) => {
+    state.lastArrival = Date.now();
+    state.fresh.add(socket);
+    socket.once("close", () => state.fresh.delete(socket));
+  });
   await new Promise<void>((resolve, reject) => {
     http.once("error", (error) =>
       reject(
@@ -167,15 +184,6 @@ export async function startMcpHttpEndpoint({
   ];
   return {
     url: `http://${hostPart}:${bound}${MCP_PATH}`,
-    async close() {
-      closing = true;
-      const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeIdleConnections();
-      await Promise.all(handlers.map((each) => each.drain()));
-      // The calls have answered; let their responses reach the wire (bounded: a stalled client cannot hold the exit).
-      await Promise.race([Promise.all([...open]), new Promise((resolve) => setTimeout(resolve, closeGraceMs).unref())]);
-      http.closeAllConnections();
-      await stopped;
-    },
+    close: () => stopHttpEndpoint(http, handlers, state, closeGraceMs),
   };
 }

@@ -33,9 +33,12 @@ export const RETRY_AFTER_SECONDS = 1;
 export async function answerMcpRequest(rules: RequestRules, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = (req.url ?? "").split("?")[0];
   if (path !== MCP_PATH) return refuseAndClose(req, res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
+  // Not refuseAndClose: this client did nothing wrong, so its (bounded) body is read and the
+  // connection ends with a FIN, never a reset that could cost it the answer.
   if (rules.closing())
-    return refuseAndClose(req, res, 503, "the server is shutting down; retry shortly", {
+    return refuse(res, 503, "the server is shutting down; retry shortly", {
       "retry-after": String(RETRY_AFTER_SECONDS),
+      connection: "close",
     });
   if (!rules.hostAllowed(req.headers.host))
     return refuseAndClose(req, res, 403, "forbidden: this Host is not one this server answers to");

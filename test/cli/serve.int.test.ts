@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -9,35 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LookupResult } from "../../src/index.js";
 import { createTempDirs } from "../integration/helpers/integration-fixtures.js";
 import { CLI_ENTRY, CLI_REPO_ROOT, TSX_LOADER } from "../helpers/run-cli.js";
-import { QUESTION, SECRET_TITLE, serveEnv, writeServedIndex } from "./helpers/serve-fixture.js";
-
-/** `lookup-knowledge serve --http --port 0 ...`, resolved with its URL once it listens. */
-async function serveHttp(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}> {
-  const child = spawn(
-    process.execPath,
-    ["--import", TSX_LOADER, CLI_ENTRY, "serve", "--http", "--port", "0", ...args],
-    { cwd: CLI_REPO_ROOT, env: serveEnv(env) },
-  );
-  let stderr = "";
-  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr.setEncoding("utf8").on("data", (data: string) => {
-      stderr += data;
-      const found = /at (http:\/\/\S+\/mcp)/.exec(stderr);
-      if (found) resolve(found[1]);
-    });
-    void exited.then((code) => reject(new Error(`serve exited (${code}) before listening: ${stderr}`)));
-  });
-  return { child, url, stderr: () => stderr, exited };
-}
+import { QUESTION, SECRET_TITLE, serveEnv, serveHttp, writeServedIndex } from "./helpers/serve-fixture.js";
 
 describe("lookup-knowledge serve: the tool over MCP", () => {
   const temp = createTempDirs("lookup-knowledge-serve-");

@@ -44,3 +44,11 @@ describe("the scopes serve reads as", () => {
     expect(lines[2]).toBe("6 tokens: their groups, 6 scopes ([a] 1, [b] 1, [c] 1, [d] 1, [e] 1, and 1 more)");
   });
 });
+
+describe("the scope summary of a server without tokens", () => {
+  it("names every caller without a count", () => {
+    expect(scopeSummary([UNLABELLED_ONLY], ["every caller", "every caller"])[0]).toMatch(
+      /^every caller: only documents without an access label/,
+    );
+  });
+});
