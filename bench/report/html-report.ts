@@ -1,4 +1,5 @@
 import type { BenchReport } from "./report-model.js";
+import { GOALS } from "./goals.js";
 import { escapeHtml, groupedBarChart, stackedShareChart, type BarGroup, type StackedRow } from "./svg-charts.js";
 import { reloadLines } from "./reload-lines.js";
 import { syncLines } from "./sync-lines.js";
@@ -50,11 +51,12 @@ function ratioChart(report: BenchReport): string {
         return { label: system.label, values: [r?.p50ToFloor ?? null, r?.p99ToFloor ?? null] };
       }),
     }));
-  const markers = [
-    { value: 1, label: "floor" },
-    { value: 4, label: "p50 goal 4x" },
-    { value: 12, label: "p99 goal 12x" },
-  ];
+  const limitOf = (id: string) => GOALS.find((goal) => goal.id === id)?.limit;
+  const markers = [{ value: 1, label: "floor" }];
+  const p50Goal = limitOf("tool_p50_floor");
+  const p99Goal = limitOf("tool_p99_floor");
+  if (p50Goal !== undefined) markers.push({ value: p50Goal, label: `p50 goal ${p50Goal}x` });
+  if (p99Goal !== undefined) markers.push({ value: p99Goal, label: `p99 goal ${p99Goal}x` });
   return groups.length === 0
     ? "<p>No ratios.</p>"
     : groupedBarChart({ groups, series: ["p50 / floor p50", "p99 / floor p50"], scale: "log", unit: "x", markers });

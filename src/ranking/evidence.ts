@@ -1,4 +1,4 @@
-import type { Candidate, EvidenceBlock, EvidenceLayer } from "../types.js";
+import type { Candidate, Chunk, EvidenceBlock, EvidenceLayer } from "../types.js";
 import { fuse, fusionWeights, minMaxNormaliser } from "./fusion.js";
 
 export { DEFAULT_L0_WEIGHT } from "./fusion.js";
@@ -19,33 +19,62 @@ export interface LayeredEvidence extends EvidenceBlock {
  */
 export function candidatesToEvidence(candidates: readonly Candidate[], layer: "L0" | "L1"): LayeredEvidence[] {
   const normalise = minMaxNormaliser(candidates.map((candidate) => candidate.score));
-  return candidates.map(({ chunk, score, hitReasons, coverage }) => ({
-    source: chunk.source,
-    ...(chunk.title !== undefined ? { title: chunk.title } : {}),
-    ...(chunk.breadcrumb.length > 0 ? { breadcrumb: chunk.breadcrumb } : {}),
-    ...(chunk.meta.domain !== undefined ? { domain: chunk.meta.domain } : {}),
-    retrievalLayer: layer,
-    content: chunk.content,
-    hitReasons,
-    layerScores: { [layer]: normalise(score) },
-    ...(coverage !== undefined ? { coverage } : {}),
-    ...(layer === "L1" ? { similarity: score } : {}),
-  }));
+  return candidates.map(({ chunk, score, hitReasons, coverage }) =>
+    withChunkContent(
+      {
+        source: chunk.source,
+        ...(chunk.title !== undefined ? { title: chunk.title } : {}),
+        ...(chunk.breadcrumb.length > 0 ? { breadcrumb: chunk.breadcrumb } : {}),
+        ...(chunk.meta.domain !== undefined ? { domain: chunk.meta.domain } : {}),
+        retrievalLayer: layer,
+        hitReasons,
+        layerScores: { [layer]: normalise(score) },
+        ...(coverage !== undefined ? { coverage } : {}),
+        ...(layer === "L1" ? { similarity: score } : {}),
+      },
+      chunk,
+    ),
+  );
 }
 
+/**
+ * `block` with a `content` that reads the chunk's text when it is first asked for (and keeps it):
+ * a loaded chunk's text is read from disk and inflated, and only the blocks a lookup returns need
+ * it. The property is enumerable, so a spread or `JSON.stringify` (a checkpointer) reads it.
+ */
+function withChunkContent(block: Omit<LayeredEvidence, "content">, chunk: Chunk): LayeredEvidence {
+  let text: string | undefined;
+  return Object.defineProperty(block, "content", {
+    get: () => (text ??= chunk.content),
+    enumerable: true,
+    configurable: true,
+  }) as LayeredEvidence;
+}
+
+/** The fields of `block` but its content, copied without reading the content. */
+function fieldsOf(block: LayeredEvidence): Omit<LayeredEvidence, "content"> {
+  const fields: Record<string, unknown> = {};
+  for (const key of Object.keys(block)) if (key !== "content") fields[key] = block[key as keyof LayeredEvidence];
+  return fields as Omit<LayeredEvidence, "content">;
+}
+
+/** Two blocks of one source as one; the content (the same chunk's) stays unread. */
 function mergeTwo(a: LayeredEvidence, b: LayeredEvidence): LayeredEvidence {
   const layerScores = { ...a.layerScores, ...b.layerScores };
   const layer: EvidenceLayer =
     layerScores.L0 !== undefined && layerScores.L1 !== undefined ? "L0+L1" : a.retrievalLayer;
-  return {
-    ...a,
-    ...b,
+  const content = Object.getOwnPropertyDescriptor(b, "content") ?? Object.getOwnPropertyDescriptor(a, "content");
+  const merged = {
+    ...fieldsOf(a),
+    ...fieldsOf(b),
     retrievalLayer: layer,
     hitReasons: [...new Set([...a.hitReasons, ...b.hitReasons])],
     layerScores,
     coverage: a.coverage ?? b.coverage,
     similarity: a.similarity ?? b.similarity,
   };
+  if (content !== undefined) Object.defineProperty(merged, "content", content);
+  return merged as LayeredEvidence;
 }
 
 /**
@@ -68,12 +97,15 @@ export function dedupeEvidence(
     blocks.some((block) => block.layerScores.L1 !== undefined),
     options.l0Weight,
   );
-  const fused = [...bySource.values()].map((block) => ({
-    ...block,
+  // Ranked and cut before the blocks are copied: a copy reads the content, which only the kept need.
+  const ranked = [...bySource.values()].map((block) => ({
+    block,
     score: fuse(weights, block.layerScores.L0, block.layerScores.L1),
   }));
-  fused.sort((a, b) => b.score - a.score || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
-  return fused.slice(0, options.limit);
+  ranked.sort(
+    (a, b) => b.score - a.score || (a.block.source < b.block.source ? -1 : a.block.source > b.block.source ? 1 : 0),
+  );
+  return ranked.slice(0, options.limit).map(({ block, score }) => ({ ...block, score }));
 }
 
 const round4 = (value: number) => Math.round(value * 1e4) / 1e4;

@@ -101,7 +101,7 @@ describe("the HTML report", () => {
     expect(html).toContain("<td>8.00</td>"); // tool p50
     expect(html).toContain("3.6x"); // tool p50 / floor p50 (8 / 2.2)
     expect(html).toContain("keyword");
-    expect(html).toContain("tool p50 &lt;= 4x floor p50");
+    expect(html).toContain("tool p50 &lt;= 2x floor p50");
     expect(html).toContain("KnowledgeBase.update is not there");
     expect(html).toContain("Test CPU x2");
   });
@@ -111,7 +111,7 @@ describe("the HTML report", () => {
     expect(text).toContain("== 10,000 chunks ==");
     expect(text).toMatch(/lookup_knowledge tool \(traced\)\s+3\s+8\.00/);
     expect(text).toContain("FAILED incremental at 10,000");
-    expect(text).toMatch(/tool p50 <= 4x floor p50\s+10,000 \(goal at 100,000\)\s+3\.64x\s+4x\s+met/);
+    expect(text).toMatch(/tool p50 <= 2x floor p50\s+10,000 \(goal at 100,000\)\s+3\.64x\s+2x\s+NOT MET/);
   });
 });
 

@@ -162,6 +162,34 @@ describe("dedupeEvidence", () => {
 
     expect(merged.map((block) => block.source)).toEqual(["high", "mid"]);
   });
+
+  it("reads the content of the kept blocks only, once each, merged blocks included", () => {
+    const reads: string[] = [];
+    const counted = (source: string) => {
+      const chunk = makeChunk(source);
+      return Object.defineProperty(chunk, "content", {
+        get: () => (reads.push(source), `text of ${source}`),
+        enumerable: true,
+      });
+    };
+    const chunks = ["a", "b", "c", "d", "e"].map(counted);
+    const evidence = [
+      ...candidatesToEvidence(
+        chunks.map((chunk, i) => makeCandidate(chunk, 5 - i)),
+        "L0",
+      ),
+      ...candidatesToEvidence([makeCandidate(chunks[4], 0.9), makeCandidate(chunks[3], 0.1)], "L1"),
+    ];
+    expect(reads).toEqual([]);
+
+    const kept = dedupeEvidence(evidence, { limit: 2, l0Weight: 0.3 }).map(toEvidenceBlock);
+
+    expect(kept.map((block) => [block.source, block.retrievalLayer, block.content])).toEqual([
+      ["e", "L0+L1", "text of e"],
+      ["a", "L0", "text of a"],
+    ]);
+    expect(reads.sort()).toEqual(["a", "e"]);
+  });
 });
 
 describe("toEvidenceBlock", () => {
