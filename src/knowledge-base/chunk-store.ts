@@ -4,6 +4,7 @@
  * contents compressed: a chunk's `content` is inflated when it is read (evidence blocks, an
  * update's comparison), so loading 100k chunks neither inflates nor decodes their text.
  */
+import { TextDecoder } from "node:util";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { LookupKnowledgeError } from "../errors.js";
 import type { Chunk } from "../types.js";
@@ -54,13 +55,39 @@ export function encodeContents(chunks: readonly Chunk[]): Buffer {
   return Buffer.concat([head, header, padding, Buffer.from(offsets.buffer), digests, ...parts]);
 }
 
+/** Where the parts of a `contents.bin` lie, read from its head. */
+export interface ContentsLayout {
+  /** Byte offset of each chunk's deflated text from `dataStart` (count + 1 entries). */
+  offsets: Float64Array;
+  /** The content digests, {@link CONTENT_DIGEST_BYTES} per chunk. */
+  digests: Uint8Array;
+  /** Where the deflated texts start in the file: the length of its head. */
+  dataStart: number;
+}
+
+/** Bytes before the offsets: the header's length, the header, and padding to an 8-byte boundary. */
+function offsetsStart(headerLength: number): number {
+  return 4 + headerLength + ((8 - ((4 + headerLength) % 8)) % 8);
+}
+
 /**
- * Gives every chunk a lazily inflated `content` from `contents.bin` (checked in layout now; a
- * content that does not inflate throws `INDEX_CORRUPT` when it is read).
- * @throws LookupKnowledgeError `INDEX_CORRUPT` when the layout does not match `chunks`.
+ * The length of the head of an encoded `contents.bin` (header, offsets, digests): what a load
+ * reads and checks when it leaves the texts on disk.
  */
-export function attachContents(chunks: readonly ChunkFields[], bytes: Uint8Array): Chunk[] {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+export function contentsHeadLength(encoded: Uint8Array): number {
+  const buffer = Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength);
+  const headerLength = buffer.readUInt32LE(0);
+  const { count } = JSON.parse(buffer.subarray(4, 4 + headerLength).toString("utf8")) as { count: number };
+  return offsetsStart(headerLength) + (count + 1) * 8 + count * CONTENT_DIGEST_BYTES;
+}
+
+/**
+ * Reads the layout of a `contents.bin` of `count` chunks and `fileSize` bytes from its first bytes
+ * (`head`: at least its head; the whole file will do), checking that the offsets fill the file.
+ * @throws LookupKnowledgeError `INDEX_CORRUPT` when it does not.
+ */
+export function readContentsLayout(head: Uint8Array, count: number, fileSize: number): ContentsLayout {
+  const buffer = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
   if (buffer.length < 4) throw corrupt("end early");
   const headerLength = buffer.readUInt32LE(0);
   let header: { format?: unknown; version?: unknown; count?: unknown };
@@ -69,39 +96,60 @@ export function attachContents(chunks: readonly ChunkFields[], bytes: Uint8Array
   } catch (cause) {
     throw corrupt("have no readable header", cause);
   }
-  if (header.format !== MAGIC || header.version !== VERSION || header.count !== chunks.length)
-    throw corrupt(`are not version ${VERSION} contents of ${chunks.length} chunks`);
-  const start = 4 + headerLength + ((8 - ((4 + headerLength) % 8)) % 8);
-  const digestStart = start + (chunks.length + 1) * 8;
-  const dataStart = digestStart + chunks.length * CONTENT_DIGEST_BYTES;
-  if (dataStart > buffer.length) throw corrupt("end early");
+  if (header.format !== MAGIC || header.version !== VERSION || header.count !== count)
+    throw corrupt(`are not version ${VERSION} contents of ${count} chunks`);
+  const start = offsetsStart(headerLength);
+  const digestStart = start + (count + 1) * 8;
+  const dataStart = digestStart + count * CONTENT_DIGEST_BYTES;
+  if (dataStart > buffer.length || dataStart > fileSize) throw corrupt("end early");
   const offsets = new Float64Array(buffer.buffer.slice(buffer.byteOffset + start, buffer.byteOffset + digestStart));
-  if (offsets[0] !== 0 || dataStart + offsets[chunks.length] !== buffer.length) throw corrupt("do not fill the file");
-  for (let i = 0; i < chunks.length; i++)
+  if (offsets[0] !== 0 || dataStart + offsets[count] !== fileSize) throw corrupt("do not fill the file");
+  for (let i = 0; i < count; i++)
     if (!(offsets[i + 1] >= offsets[i]) || !Number.isInteger(offsets[i + 1]))
       throw corrupt(`have a bad offset for chunk ${i}`);
+  return { offsets, digests: buffer.subarray(digestStart, dataStart), dataStart };
+}
 
+/**
+ * Inflates one chunk's deflated text into a string.
+ * @throws LookupKnowledgeError `INDEX_CORRUPT` when it does not inflate to UTF-8 text.
+ */
+export function inflateContent(compressed: Uint8Array, index: number, utf8: TextDecoder): string {
+  try {
+    return utf8.decode(inflateRawSync(compressed, { maxOutputLength: MAX_INFLATED_BYTES }));
+  } catch (cause) {
+    throw corrupt(`of chunk ${index} do not inflate to UTF-8 text; run \`lookup-knowledge index --full\``, cause);
+  }
+}
+
+/** A bounded cache of inflated texts: one lookup reading a block several times inflates it once. */
+export function recentContents(read: (index: number) => string): (index: number) => string {
   const recent = new Map<number, string>();
-  const utf8 = new TextDecoder("utf-8", { fatal: true });
-  const compressed = (i: number) => buffer.subarray(dataStart + offsets[i], dataStart + offsets[i + 1]);
-  const contentOf = (i: number): string => {
-    let text = recent.get(i);
+  return (index) => {
+    let text = recent.get(index);
     if (text === undefined) {
-      try {
-        text = utf8.decode(inflateRawSync(compressed(i), { maxOutputLength: MAX_INFLATED_BYTES }));
-      } catch (cause) {
-        throw corrupt(`of chunk ${i} do not inflate to UTF-8 text; run \`lookup-knowledge index --full\``, cause);
-      }
+      text = read(index);
       if (recent.size >= RECENT_CONTENTS) recent.delete(recent.keys().next().value as number);
-      recent.set(i, text);
+      recent.set(index, text);
     }
     return text;
   };
+}
+
+/**
+ * Gives every chunk a lazily inflated `content` from `contents.bin` read whole (checked in layout
+ * now; a content that does not inflate throws `INDEX_CORRUPT` when it is read).
+ * @throws LookupKnowledgeError `INDEX_CORRUPT` when the layout does not match `chunks`.
+ */
+export function attachContents(chunks: readonly ChunkFields[], bytes: Uint8Array): Chunk[] {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const { offsets, digests, dataStart } = readContentsLayout(buffer, chunks.length, buffer.length);
+  const utf8 = new TextDecoder("utf-8", { fatal: true });
+  const compressed = (i: number) => buffer.subarray(dataStart + offsets[i], dataStart + offsets[i + 1]);
   const store: ContentStore = {
-    content: contentOf,
+    content: recentContents((i) => inflateContent(compressed(i), i, utf8)),
     compressed,
-    digest: (i) =>
-      buffer.subarray(digestStart + i * CONTENT_DIGEST_BYTES, digestStart + (i + 1) * CONTENT_DIGEST_BYTES),
+    digest: (i) => digests.subarray(i * CONTENT_DIGEST_BYTES, (i + 1) * CONTENT_DIGEST_BYTES),
   };
   return chunks.map((fields, i) => new StoredChunk(fields, store, i));
 }

@@ -15,7 +15,11 @@ const known = new WeakMap<Chunk, Uint8Array>();
 export function contentDigest(chunk: Chunk): Uint8Array {
   if (chunk instanceof StoredChunk) return chunk.storedDigest();
   let digest = known.get(chunk);
-  if (digest === undefined)
-    known.set(chunk, (digest = createHash("sha256").update(chunk.content).digest().subarray(0, CONTENT_DIGEST_BYTES)));
+  if (digest === undefined) known.set(chunk, (digest = digestOfText(chunk.content)));
   return digest;
+}
+
+/** The content digest of a text: the first {@link CONTENT_DIGEST_BYTES} of the SHA-256 of its UTF-8. */
+export function digestOfText(text: string): Uint8Array {
+  return createHash("sha256").update(text).digest().subarray(0, CONTENT_DIGEST_BYTES);
 }

@@ -7,7 +7,7 @@ import { loadGeneration, type LoadOptions } from "./load-generation.js";
 import { INDEX_FORMAT_VERSION } from "./manifest.js";
 import type { SaveOptions } from "./save-options.js";
 import { encodeChunkMeta } from "./chunk-meta-codec.js";
-import { encodeContents } from "./chunk-store.js";
+import { contentsHeadLength, encodeContents } from "./chunk-store.js";
 import { serializeFiles } from "./files-file.js";
 import { encodeLabelFile, writeVectorFile } from "./vector-file.js";
 import { recordedOrigin } from "./corpus-origin.js";
@@ -26,7 +26,7 @@ export interface LoadDeps {
 function indexFiles(parts: IndexParts): IndexFile[] {
   const files = [
     serializedFile(INDEX_FILES.chunks, () => encodeChunkMeta(parts.chunks)),
-    serializedFile(INDEX_FILES.contents, () => encodeContents(parts.chunks)),
+    serializedFile(INDEX_FILES.contents, () => encodeContents(parts.chunks), contentsHeadLength),
     serializedFile(INDEX_FILES.bm25, () => parts.bm25.encode()),
   ];
   const { files: indexed } = parts;
@@ -64,7 +64,7 @@ export async function saveIndexParts(
   const generation = await writeIndexFolder(
     dir,
     indexFiles(parts),
-    (generation, checksums, crc32) => ({
+    (generation, checksums, crc32, heads) => ({
       format: "lookup-knowledge-index",
       formatVersion: INDEX_FORMAT_VERSION,
       generation,
@@ -81,6 +81,7 @@ export async function saveIndexParts(
       ...(store && plan ? { vectorStore: storeRecord(store, plan) } : {}),
       checksums,
       crc32,
+      ...(Object.keys(heads).length > 0 ? { heads } : {}),
     }),
     options,
   );

@@ -2,7 +2,8 @@ import type { UnlabelledPolicy } from "../access/access-scope.js";
 import { reconnectVectorStore } from "./reconnect-vector-store.js";
 import type { VectorStoreL1Option } from "./vector-store-option.js";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
-import { errorDetail, indexUnusable, LookupKnowledgeError } from "../errors.js";
+import { join } from "node:path";
+import { errorDetail, errorMessage, indexUnusable, LookupKnowledgeError } from "../errors.js";
 import { Bm25Stats } from "../l0/bm25.js";
 import { HintIndex } from "../l0/hint-index.js";
 import { LSA_MODEL_FILE, LSA_PROJECTION_FILE, LsaEmbeddings, type LsaModelHeader } from "../l1/embeddings/index.js";
@@ -17,6 +18,7 @@ import type { IndexParts } from "./index-parts.js";
 import type { IndexManifest, IndexSettings } from "./manifest.js";
 import { decodeChunkMeta, type ChunkFields } from "./chunk-meta-codec.js";
 import { attachContents } from "./chunk-store.js";
+import { openContentFile, type ContentFileChecks } from "./content-file.js";
 import { checkFiles } from "./files-file.js";
 import { loadVerifiedVectors } from "./vector-file.js";
 import { loadLinkedVectors } from "./linked-vectors.js";
@@ -36,13 +38,39 @@ async function readChunkFields(dir: string, manifest: IndexManifest, files: Data
  * every byte against the manifest, so the fingerprint is the manifest's (recomputing it would
  * inflate every chunk).
  */
-async function attachChunkContents(dir: string, fields: ChunkFields[], files: DataFiles): Promise<Chunk[]> {
-  const bytes = await files.get(INDEX_FILES.contents);
+async function attachChunkContents(
+  dir: string,
+  fields: ChunkFields[],
+  files: DataFiles,
+  onDisk: { path: string; checks: ContentFileChecks } | null,
+): Promise<Chunk[]> {
   try {
-    return attachContents(fields, bytes);
+    if (onDisk !== null) return openContentFile(onDisk.path, fields, onDisk.checks);
+    return attachContents(fields, await files.get(INDEX_FILES.contents));
   } catch (cause) {
-    throw indexUnusable(dir, `${INDEX_FILES.contents}: ${errorDetail(cause)}`, cause);
+    if (cause instanceof LookupKnowledgeError && cause.code !== "INDEX_CORRUPT") throw cause;
+    const code = (cause as { code?: unknown } | null)?.code;
+    // A file gone with its generation (a save swapped it) lets the load start over.
+    if (code === "ENOENT") throw indexUnusable(dir, `file ${INDEX_FILES.contents} is missing`, cause);
+    const detail =
+      cause instanceof LookupKnowledgeError ? errorDetail(cause) : `cannot be read (${errorMessage(cause)})`;
+    throw indexUnusable(dir, `${INDEX_FILES.contents}: ${detail}`, cause);
   }
+}
+
+/**
+ * Where `contents.bin` is and what to check of it when the load leaves it on disk: in an index
+ * that records its head, unless every byte is to be verified now. Null: it is read whole.
+ */
+function contentsOnDisk(
+  dir: string,
+  manifest: IndexManifest,
+  verify: boolean,
+): { path: string; checks: ContentFileChecks } | null {
+  const head = manifest.heads?.[INDEX_FILES.contents];
+  const crc32 = manifest.crc32?.[INDEX_FILES.contents];
+  if (verify || head === undefined || crc32 === undefined) return null;
+  return { path: join(dir, manifest.generation, INDEX_FILES.contents), checks: { head, crc32 } };
 }
 
 /** The embeddings L1 uses: the caller's, or the saved statistical model; null for an L0-only index. */
@@ -185,12 +213,16 @@ export async function loadGeneration(
   // An index whose label map is its own file hands hnswlib `vectors.hnsw` where it lies: it is
   // checked piece by piece, never read into memory.
   const linkedVectors = Object.hasOwn(manifest.checksums, INDEX_FILES.vectorLabels);
+  const contentFile = contentsOnDisk(dir, manifest, options.verify === true);
   const files = new DataFiles(
     dir,
     manifest,
     read,
     [INDEX_FILES.chunks, INDEX_FILES.vectors, INDEX_FILES.contents],
-    skipVectors ? [INDEX_FILES.vectors, INDEX_FILES.vectorLabels] : linkedVectors ? [INDEX_FILES.vectors] : [],
+    [
+      ...(skipVectors ? [INDEX_FILES.vectors, INDEX_FILES.vectorLabels] : linkedVectors ? [INDEX_FILES.vectors] : []),
+      ...(contentFile !== null ? [INDEX_FILES.contents] : []),
+    ],
     options.verify === true ? "verify" : "open",
   );
   const fields = readChunkFields(dir, manifest, files);
@@ -209,7 +241,7 @@ export async function loadGeneration(
   try {
     const decoded = await fields;
     await vectors?.started;
-    chunks = await attachChunkContents(dir, decoded, files);
+    chunks = await attachChunkContents(dir, decoded, files, contentFile);
     chunksDecoded(chunks);
     embeddings = await restoreEmbeddings(dir, manifest.settings, files, options.embeddings);
   } catch (error) {

@@ -171,7 +171,31 @@ export function manifestProblem(manifest: unknown): string | null {
     if (!DATA_FILES.includes(name)) return `${INDEX_FILES.manifest} lists an unknown file name ${JSON.stringify(name)}`;
     if (!isString(digest) || !SHA256.test(digest)) return `${INDEX_FILES.manifest} has an invalid checksum for ${name}`;
   }
-  return crc32Problem(at(manifest, "checksums") as Record<string, unknown>, at(manifest, "crc32"));
+  return (
+    crc32Problem(at(manifest, "checksums") as Record<string, unknown>, at(manifest, "crc32")) ??
+    headsProblem(at(manifest, "checksums") as Record<string, unknown>, at(manifest, "heads"))
+  );
+}
+
+/** What is wrong with the optional `heads`: data files of `checksums`, each a head within its file. */
+function headsProblem(checksums: Record<string, unknown>, heads: unknown): string | null {
+  if (heads === undefined) return null;
+  if (!isRecord(heads))
+    return `${INDEX_FILES.manifest} has no valid heads (expected an object of file names and heads)`;
+  for (const [name, head] of Object.entries(heads)) {
+    if (!Object.hasOwn(checksums, name))
+      return `${INDEX_FILES.manifest} has a head for ${name}, which it does not list`;
+    if (
+      !isRecord(head) ||
+      !isCount(head.size) ||
+      !isCount(head.bytes) ||
+      (head.bytes as number) > (head.size as number) ||
+      !isString(head.crc32) ||
+      !CRC32.test(head.crc32)
+    )
+      return `${INDEX_FILES.manifest} has an invalid head for ${name} (expected size, bytes within it and a CRC-32)`;
+  }
+  return null;
 }
 
 /** What is wrong with the optional `crc32` list: it must name exactly the files `checksums` names. */

@@ -123,6 +123,20 @@ export interface IndexManifest {
    * damaged or swapped file. Absent in indexes saved before it was recorded.
    */
   crc32?: Record<string, string>;
+  /**
+   * Data files a load may open without reading them whole (`contents.bin`): each file's size and
+   * the length and CRC-32 of its head (header, offsets, digests), which the load reads and checks;
+   * the rest is checked piece by piece when it is read (each chunk text against its digest). Absent
+   * in indexes saved before it was recorded: their files are read whole.
+   */
+  heads?: Record<string, DataFileHead>;
+}
+
+/** A data file's size and the length and CRC-32 of its first bytes, its head (see `IndexManifest.heads`). */
+export interface DataFileHead {
+  size: number;
+  bytes: number;
+  crc32: string;
 }
 
 /** CRC-32 of `data` as 8 hex digits (zlib's polynomial, as gzip and zip files use). */

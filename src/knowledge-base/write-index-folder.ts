@@ -4,7 +4,7 @@ import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import { syncFolder, writeFileDurably } from "./durable-fs.js";
 import { assertIndexFolder, collectGarbage, markWriting, unmarkWriting } from "./index-folder.js";
 import { INDEX_FILES, newGenerationName, STAGED_MANIFEST } from "./index-layout.js";
-import { crc32Hex, sha256, type IndexManifest } from "./manifest.js";
+import { crc32Hex, sha256, type DataFileHead, type IndexManifest } from "./manifest.js";
 import { linkVerified, type FileChecksums } from "./verified-files.js";
 import type { SaveOptions, SaveStep } from "./save-options.js";
 import { makeFolders } from "../make-folders.js";
@@ -17,15 +17,25 @@ export interface IndexFile {
    * checksums), or the checksums when they are known (a file linked from a verified one).
    */
   write: (path: string) => Promise<string | Uint8Array | FileChecksums>;
+  /**
+   * The length of the head of the written bytes a load reads on its own (see
+   * `IndexManifest.heads`); absent for files a load reads whole.
+   */
+  headLength?: (data: Uint8Array) => number;
 }
 
 /**
  * A data file whose bytes `serialize` returns, serialised only when its turn to be written comes;
  * bytes a load verified are linked from the file they were read from instead of written again.
  */
-export function serializedFile(name: string, serialize: () => string | Uint8Array): IndexFile {
+export function serializedFile(
+  name: string,
+  serialize: () => string | Uint8Array,
+  headLength?: (data: Uint8Array) => number,
+): IndexFile {
   return {
     name,
+    ...(headLength !== undefined ? { headLength } : {}),
     async write(path) {
       const data = serialize();
       const linked = typeof data === "string" ? null : await linkVerified(data, path);
@@ -61,7 +71,12 @@ function writeFailed(dir: string, error: unknown, committed: boolean): LookupKno
 export async function writeIndexFolder(
   dir: string,
   files: readonly IndexFile[],
-  manifestFor: (generation: string, checksums: Record<string, string>, crc32: Record<string, string>) => IndexManifest,
+  manifestFor: (
+    generation: string,
+    checksums: Record<string, string>,
+    crc32: Record<string, string>,
+    heads: Record<string, DataFileHead>,
+  ) => IndexManifest,
   options: SaveOptions = {},
 ): Promise<string> {
   const total = files.length + 3;
@@ -85,16 +100,22 @@ export async function writeIndexFolder(
     // One file after the other: a disk that fills up fails the file that ran out of room.
     const checksums: Record<string, string> = {};
     const crc32: Record<string, string> = {};
+    const heads: Record<string, DataFileHead> = {};
     for (const file of files) {
       const written = await file.write(join(folder, file.name));
       const known = typeof written === "object" && "sha256" in written ? written : null;
       checksums[file.name] = known?.sha256 ?? sha256(written as string | Uint8Array);
       crc32[file.name] = known?.crc32 ?? crc32Hex(written as string | Uint8Array);
+      // A linked file has no head recorded: a load reads it whole.
+      if (file.headLength !== undefined && written instanceof Uint8Array) {
+        const bytes = file.headLength(written);
+        heads[file.name] = { size: written.length, bytes, crc32: crc32Hex(written.subarray(0, bytes)) };
+      }
       done += 1;
       report("write", file.name);
     }
     const staged = join(folder, STAGED_MANIFEST);
-    await writeFileDurably(staged, `${JSON.stringify(manifestFor(generation, checksums, crc32), null, 2)}\n`);
+    await writeFileDurably(staged, `${JSON.stringify(manifestFor(generation, checksums, crc32, heads), null, 2)}\n`);
     await syncFolder(folder);
     await syncFolder(dir);
     done += 1;

@@ -18,6 +18,7 @@ type RawManifest = Record<string, unknown> & {
   settings: Record<string, unknown>;
   checksums: Record<string, unknown>;
   crc32?: Record<string, unknown>;
+  heads?: Record<string, { size: number; bytes: number; crc32: string }>;
 };
 
 async function readManifest(dir: string): Promise<IndexManifest> {
@@ -46,6 +47,16 @@ async function replaceWithValidChecksum(dir: string, name: string, data: Buffer 
   await editManifest(dir, (manifest) => {
     manifest.checksums[name] = sha256(data);
     if (manifest.crc32) manifest.crc32[name] = crc32(data).toString(16).padStart(8, "0");
+    const head = manifest.heads?.[name];
+    if (head !== undefined) {
+      // The head a load reads, as long as the file still has one.
+      const bytes = Math.min(head.bytes, Buffer.byteLength(data));
+      const prefix = Buffer.from(data).subarray(0, bytes);
+      manifest.heads = {
+        ...manifest.heads,
+        [name]: { size: Buffer.byteLength(data), bytes, crc32: crc32(prefix).toString(16).padStart(8, "0") },
+      };
+    }
   });
 }
 

@@ -3,13 +3,14 @@ import { readFile, truncate, writeFile, copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KnowledgeBase } from "../../src/index.js";
+import { createRetrievalGraph, KnowledgeBase } from "../../src/index.js";
 import { createTempDirs, KB_DIR } from "../integration/helpers/integration-fixtures.js";
 
 interface Manifest {
   generation: string;
   checksums: Record<string, string>;
   crc32?: Record<string, string>;
+  heads?: Record<string, { size: number; bytes: number; crc32: string }>;
 }
 
 const temp = createTempDirs("lookup-knowledge-checksums-");
@@ -54,7 +55,7 @@ describe("the checksums of a saved index", () => {
     }
   });
 
-  it.each(["contents.bin", "chunk-list.json", "bm25.bin", "vectors.hnsw", "vector-labels.bin", "lsa-projection.f32"])(
+  it.each(["chunk-list.json", "bm25.bin", "vectors.hnsw", "vector-labels.bin", "lsa-projection.f32"])(
     "refuse a load with %s damaged by one byte, truncated, or swapped for another index's",
     async (name) => {
       const flipped = await savedIndex();
@@ -103,5 +104,76 @@ describe("the checksums of a saved index", () => {
     const { dir } = await savedIndex();
     const verified = await KnowledgeBase.load(dir, { verify: true });
     expect(verified.fingerprint).toBe(built.fingerprint);
+  });
+});
+
+describe("contents.bin, left on disk by a load", () => {
+  const contentsError = (detail: string) => ({ code: "INDEX_CORRUPT", message: expect.stringContaining(detail) });
+
+  it("is recorded with its size and the CRC-32 of its head, which a load checks", async () => {
+    const { dir, manifest } = await savedIndex();
+    const data = await readFile(partPath(dir, manifest, "contents.bin"));
+    const head = manifest.heads?.["contents.bin"];
+    expect(head?.size).toBe(data.length);
+    expect(head?.bytes).toBeGreaterThan(8 * built.chunks.length);
+    expect(head?.bytes).toBeLessThan(data.length);
+    expect(head?.crc32).toBe(hex(data.subarray(0, head?.bytes)));
+    expect(Object.keys(manifest.heads ?? {})).toEqual(["contents.bin"]);
+
+    await flipByte(partPath(dir, manifest, "contents.bin"), 100);
+    await expect(KnowledgeBase.load(dir)).rejects.toMatchObject(
+      contentsError("contents.bin: chunk contents are corrupted (checksum mismatch of the file's head)"),
+    );
+  });
+
+  it("refuses a load when the file is truncated or swapped for another index's", async () => {
+    const cut = await savedIndex();
+    await truncate(partPath(cut.dir, cut.manifest, "contents.bin"), 64);
+    await expect(KnowledgeBase.load(cut.dir)).rejects.toMatchObject(contentsError("(truncated or replaced)"));
+
+    const other = await temp.make();
+    await (await KnowledgeBase.build({ corpusDir: join(KB_DIR, "billing"), onWarning: () => {} })).save(other);
+    const swapped = await savedIndex();
+    await copyFile(
+      partPath(other, await readManifest(other), "contents.bin"),
+      partPath(swapped.dir, swapped.manifest, "contents.bin"),
+    );
+    await expect(KnowledgeBase.load(swapped.dir)).rejects.toMatchObject(contentsError("contents.bin: chunk contents"));
+  });
+
+  it("reads a chunk's text when it is asked for, and a text damaged on disk fails its digest, never answered from", async () => {
+    const { dir, manifest } = await savedIndex();
+    const loaded = await KnowledgeBase.load(dir);
+    const last = loaded.chunks.length - 1;
+    // Damaged after the load: the text is read from the file, not from memory.
+    await flipByte(partPath(dir, manifest, "contents.bin"), -3);
+    expect(loaded.chunks[0].content).toBe(built.chunks[0].content);
+    expect(() => loaded.chunks[last].content).toThrow(
+      expect.objectContaining({
+        code: "INDEX_CORRUPT",
+        message: expect.stringMatching(/of chunk \d+ do not (inflate|match)/),
+      }),
+    );
+    const graph = createRetrievalGraph({ knowledgeBase: loaded, tracePath: null });
+    const query = built.chunks[last].content.split(/\s+/).slice(0, 12).join(" ");
+    await expect(graph.invoke({ query, limit: 20 })).rejects.toMatchObject({ code: "INDEX_CORRUPT" });
+    // Every byte checked: `verify` refuses it at once.
+    await expect(KnowledgeBase.load(dir, { verify: true })).rejects.toMatchObject(corrupt("contents.bin"));
+  });
+
+  it("is read whole and checked against its CRC-32 by a save, which refuses a damaged text and keeps the previous index", async () => {
+    const { dir, manifest } = await savedIndex();
+    const loaded = await KnowledgeBase.load(dir);
+    const again = await temp.make();
+    await loaded.save(again);
+    const copied = await readManifest(again);
+    expect(copied.checksums["contents.bin"]).toBe(manifest.checksums["contents.bin"]);
+    expect(copied.heads).toEqual(manifest.heads);
+
+    const damaged = await KnowledgeBase.load(dir);
+    await flipByte(partPath(dir, manifest, "contents.bin"), -3);
+    const target = await savedIndex();
+    await expect(damaged.save(target.dir)).rejects.toMatchObject(contentsError("(checksum mismatch)"));
+    expect(await readManifest(target.dir)).toEqual(target.manifest);
   });
 });

@@ -379,3 +379,26 @@ describe("manifestProblem on the CRC-32 list", () => {
     expect(manifestProblem(withField("crc32", []))).toMatch(/no valid crc32/);
   });
 });
+
+describe("manifestProblem on the heads of files a load leaves on disk", () => {
+  const head = { size: 5000, bytes: 120, crc32: "0badc0de" };
+
+  it("accepts a head of a listed file, and a manifest without heads (saved before they were recorded)", () => {
+    expect(manifestProblem(withField("heads", { "contents.bin": head }))).toBeNull();
+    expect(manifestProblem(withField("heads", { "contents.bin": { ...head, bytes: 5000 } }))).toBeNull();
+    expect(manifestProblem(manifest())).toBeNull();
+  });
+
+  it("refuses a head of a file it does not list, one longer than its file, or one without a valid CRC-32", () => {
+    expect(manifestProblem(withField("heads", { "notes.txt": head }))).toMatch(
+      /head for notes\.txt, which it does not list/,
+    );
+    expect(manifestProblem(withField("heads", { "contents.bin": { ...head, bytes: 5001 } }))).toMatch(
+      /invalid head for contents\.bin/,
+    );
+    expect(manifestProblem(withField("heads", { "contents.bin": { ...head, size: -1 } }))).toMatch(/invalid head/);
+    expect(manifestProblem(withField("heads", { "contents.bin": { ...head, crc32: "BAD" } }))).toMatch(/invalid head/);
+    expect(manifestProblem(withField("heads", { "contents.bin": "0badc0de" }))).toMatch(/invalid head/);
+    expect(manifestProblem(withField("heads", []))).toMatch(/no valid heads/);
+  });
+});
