@@ -17,7 +17,13 @@ export type { BuildProgress, KnowledgeBaseOptions } from "./knowledge-base/build
 export type { SaveOptions, SaveProgress, SaveStep } from "./knowledge-base/save-options.js";
 export type { LoadOptions } from "./knowledge-base/load-generation.js";
 export type { IndexChanges, UpdateOptions } from "./knowledge-base/update-index.js";
-export type { IndexManifest, IndexSettings, IndexHistory, EmbedderInfo } from "./knowledge-base/manifest.js";
+export type {
+  DataFileHead,
+  IndexManifest,
+  IndexSettings,
+  IndexHistory,
+  EmbedderInfo,
+} from "./knowledge-base/manifest.js";
 export type { CorpusOptions } from "./corpus/corpus-options.js";
 export type { DocumentRecord, IndexedFile } from "./corpus/load-corpus.js";
 export type { CorpusOrigin } from "./knowledge-base/corpus-origin.js";

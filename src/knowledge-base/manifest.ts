@@ -134,8 +134,11 @@ export interface IndexManifest {
 
 /** A data file's size and the length and CRC-32 of its first bytes, its head (see `IndexManifest.heads`). */
 export interface DataFileHead {
+  /** Bytes of the whole file. */
   size: number;
+  /** Bytes of its head, from the start of the file. */
   bytes: number;
+  /** CRC-32 of the head (8 hex digits). */
   crc32: string;
 }
 
