@@ -64,28 +64,56 @@ export class HintIndex {
     entity: new Map(),
     domain: new Map(),
   };
-  /** Per file, the phrase entries it holds. */
-  readonly #fileEntries = new Map<string, number[]>();
+  /**
+   * Per file, the phrase entries it holds; null until an update needs it (a load only searches):
+   * then worked out from the entries' file lists.
+   */
+  #fileEntries: Map<string, number[]> | null = null;
   #nextId = 0;
 
   /** Indexes the short fields of every file of `chunks` (a file's first chunk carries its frontmatter). */
   static build(chunks: readonly HintSource[]): HintIndex {
     const index = new HintIndex();
-    index.add(chunks);
+    index.#addFiles(chunks, null);
     return index;
   }
 
   /** Adds the files of `chunks` that are not indexed yet. */
   add(chunks: readonly HintSource[]): void {
+    this.#addFiles(chunks, this.#filesIndexed());
+  }
+
+  /** The phrase entries of each indexed file that holds any. */
+  #filesIndexed(): Map<string, number[]> {
+    if (this.#fileEntries === null) {
+      const byFile = new Map<string, number[]>();
+      this.#entries.forEach((entry, id) => {
+        if (entry === undefined) return;
+        for (const file of entry.files) {
+          const ids = byFile.get(file);
+          if (ids === undefined) byFile.set(file, [id]);
+          else ids.push(id);
+        }
+      });
+      this.#fileEntries = byFile;
+    }
+    return this.#fileEntries;
+  }
+
+  /** Adds `chunks`' files; `indexed`: the files indexed so far, kept up to date (null: none, and none kept). */
+  #addFiles(chunks: readonly HintSource[], indexed: Map<string, number[]> | null): void {
     // Files sharing one frontmatter object (the chunks of a file, equal frontmatter in a loaded
     // index) resolve their phrases once.
     const idsOf = new Map<DocumentMeta, { title: string | undefined; ids: number[] }>();
     const entries = this.#entries;
     const changed: PhraseEntry[] = [];
     const call = ++this.#addCalls;
+    // Without `indexed`, the chunks of one file come together (as every chunk list holds them).
+    let previous: string | undefined;
     for (const chunk of chunks) {
       const { file } = chunk;
-      if (this.#fileEntries.has(file)) continue;
+      if (indexed !== null ? indexed.has(file) : file === previous) continue;
+      previous = file;
       let known = idsOf.get(chunk.meta);
       if (known === undefined || known.title !== chunk.title)
         idsOf.set(chunk.meta, (known = { title: chunk.title, ids: this.#phraseIds(chunk) }));
@@ -100,7 +128,7 @@ export class HintIndex {
         }
         entry.files.push(file);
       }
-      this.#fileEntries.set(file, ids);
+      indexed?.set(file, ids);
     }
     // Files arrive in chunk order; sorted (and deduplicated) here, so the order never depends on it.
     for (const entry of changed) entry.files = sortedUnique(entry.files);
@@ -126,10 +154,11 @@ export class HintIndex {
 
   /** Removes files; a phrase no file holds any more leaves the index. */
   remove(files: Iterable<string>): void {
+    const indexed = this.#filesIndexed();
     for (const file of files) {
-      const ids = this.#fileEntries.get(file);
+      const ids = indexed.get(file);
       if (ids === undefined) continue;
-      this.#fileEntries.delete(file);
+      indexed.delete(file);
       for (const id of new Set(ids)) {
         const entry = this.#entries[id];
         if (!entry) continue;

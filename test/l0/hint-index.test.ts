@@ -94,4 +94,13 @@ describe("HintIndex", () => {
     inBatches.add([shared("a/9.md")]);
     expect(inBatches.matchingFiles("shared topic", matcher("shared topic"))).toEqual(sorted);
   });
+
+  it("lists a file once when its chunks come apart in the list it is built from, and removes it whole", () => {
+    const apart = HintIndex.build([CHUNKS[0], CHUNKS[3], CHUNKS[1]]);
+    expect(apart.matchingFiles("refund", matcher("refund"))).toEqual(["billing/refunds.md"]);
+    expect(apart.matchingFiles("rollback", matcher("rollback"))).toEqual(["billing/batch.md"]);
+    apart.remove(["billing/refunds.md"]);
+    expect(apart.matchingFiles("refund", matcher("refund"))).toEqual([]);
+    expect(apart.phraseCount).toBe(HintIndex.build([CHUNKS[3]]).phraseCount);
+  });
 });
