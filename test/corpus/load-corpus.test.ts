@@ -195,6 +195,20 @@ describe("loadCorpus: line endings and text", () => {
     ]);
   });
 
+  it("skips a file of frontmatter only, ending at or after its closing line, as having no text", async () => {
+    const { corpus } = await load({
+      "at.md": "---\ntitle: Nothing\n---",
+      "after.md": "---\ntitle: Nothing\n---\n",
+      "blank-body.md": "---\ntitle: Nothing\n---\n\n \n",
+      "crlf.md": "\uFEFF---\r\ntitle: Nothing\r\n---\r\n",
+    });
+
+    expect(corpus.chunks).toEqual([]);
+    expect(corpus.skipped).toEqual(
+      ["after.md", "at.md", "blank-body.md", "crlf.md"].map((file) => ({ file, reason: "no text: the file has frontmatter or headings only" })),
+    );
+  });
+
   it("indexes a file whose title is one megabyte long", async () => {
     const title = "Long ".repeat(200_000).trim();
     const { corpus } = await load({ "long.md": `---\ntitle: ${title}\n---\nBody.\n` });
