@@ -126,6 +126,17 @@ describe("contents.bin, left on disk by a load", () => {
     );
   });
 
+  it("of an index saved before heads were recorded is read whole: it loads, reads every text, and its next save records the head", async () => {
+    const { dir, manifest } = await savedIndex();
+    const { heads: _dropped, ...older } = manifest;
+    await writeManifest(dir, older);
+    const loaded = await KnowledgeBase.load(dir);
+    expect(loaded.chunks.map((chunk) => chunk.content)).toEqual(built.chunks.map((chunk) => chunk.content));
+    const again = await temp.make();
+    await loaded.save(again);
+    expect((await readManifest(again)).heads).toEqual(manifest.heads);
+  });
+
   it("refuses a load when the file is truncated or swapped for another index's", async () => {
     const cut = await savedIndex();
     await truncate(partPath(cut.dir, cut.manifest, "contents.bin"), 64);
