@@ -1,7 +1,11 @@
 import { LookupKnowledgeError } from "../errors.js";
 
-/** Lookups one caller (a bearer token, or the stdio client) may have running at once, by default. */
-export const DEFAULT_MAX_CALLS_IN_FLIGHT = 2;
+/**
+ * Lookups one caller (a bearer token, or the stdio client) may have running at once, by default:
+ * one, since lookups on the in-process engines share one event loop, so that a second one running
+ * for the same caller adds no throughput and only slows every other caller's lookups.
+ */
+export const DEFAULT_MAX_CALLS_IN_FLIGHT = 1;
 /** Lookups one caller may have waiting for a turn, beyond those running, by default. */
 export const DEFAULT_MAX_QUEUED_CALLS = 64;
 /** Seconds a caller refused for having too many calls is told to wait before retrying. */
@@ -11,7 +15,7 @@ export const TOO_MANY_CALLS_RPC_CODE = -32029;
 
 /** Options of {@link createCallLane}: one caller's fair share of the server. */
 export interface CallLaneOptions {
-  /** Calls of this caller running at once; further ones wait in the queue. @default 2 ({@link DEFAULT_MAX_CALLS_IN_FLIGHT}) */
+  /** Calls of this caller running at once; further ones wait in the queue. @default 1 ({@link DEFAULT_MAX_CALLS_IN_FLIGHT}) */
   maxInFlight?: number;
   /** Calls of this caller waiting for a turn; one more is refused at once. @default 64 ({@link DEFAULT_MAX_QUEUED_CALLS}) */
   maxQueued?: number;

@@ -62,7 +62,8 @@ export interface McpHttpOptions {
   maxConnections?: number;
   /**
    * Lookups one caller (a bearer token, all its clients together) may have running at once; its
-   * further calls wait their turn, and other callers' calls never wait behind them. @default 2
+   * further calls wait their turn, and other callers' calls never wait behind them. Raise it
+   * for a slow L1 or embeddings service, where calls wait on the network rather than the CPU. @default 1
    */
   maxCallsInFlight?: number;
   /**
