@@ -104,7 +104,7 @@ export const USAGE = `usage: npm run bench -- [--sizes 1000,10000,100000] [--qui
   --no-parse         skip the corpus-parse run
   --serve-size       chunks of the serve run: serve --http in a child process, another token's SDK lookups
                      idle and while one token floods with 5 batches of 100, then 10 and 50 clients
-                     (default ${SERVE_SIZE.toLocaleString("en-US")}; 1,000 with --quick)
+                     (default ${SERVE_SIZE.toLocaleString("en-US")}; with --quick, none, or 1,000 with --only serve)
   --no-serve         skip the serve run
   --only STEP        run one step alone: filter (at --filter-size, else the largest of --sizes), reload, sync, parse or serve`;
 
@@ -254,7 +254,8 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
   if (only === "sync" && sync === null) throw new BenchError("--only sync and --no-sync leave nothing to run.");
   const parse = parseFiles === undefined ? (quick ? 1_000 : PARSE_FILES) : parseFiles;
   if (only === "parse" && parse === null) throw new BenchError("--only parse and --no-parse leave nothing to run.");
-  const serve = serveSize === undefined ? (quick ? 1_000 : SERVE_SIZE) : serveSize;
+  // A quick run skips the serve run (a minute of its own) unless it is the step asked for.
+  const serve = serveSize === undefined ? (quick ? (only === "serve" ? 1_000 : null) : SERVE_SIZE) : serveSize;
   if (only === "serve" && serve === null) throw new BenchError("--only serve and --no-serve leave nothing to run.");
   return {
     mode: quick ? "quick" : "full",

@@ -81,9 +81,10 @@ describe("parseBenchArgs", () => {
     expect(() => parse(["--only", "parse", "--no-parse"])).toThrow(/leave nothing to run/);
   });
 
-  it("serves 10,000 chunks in a full run, 1,000 in a quick one, and takes a size, --no-serve or --only serve", () => {
+  it("serves 10,000 chunks in a full run, none in a quick one but 1,000 with --only serve, and takes a size, --no-serve or --only serve", () => {
     expect(parse([]).serveSize).toBe(10_000);
-    expect(parse(["--quick"]).serveSize).toBe(1_000);
+    expect(parse(["--quick"]).serveSize).toBeNull();
+    expect(parse(["--quick", "--only", "serve"]).serveSize).toBe(1_000);
     expect(parse(["--serve-size", "2000"]).serveSize).toBe(2_000);
     expect(parse(["--no-serve"]).serveSize).toBeNull();
     expect(parse(["--only", "serve"])).toMatchObject({ only: "serve", serveSize: 10_000 });
