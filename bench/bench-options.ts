@@ -32,12 +32,17 @@ export interface BenchOptions {
   parseFiles: number | null;
   /** Timed rounds of the corpus-parse run, per corpus. */
   parseRounds: number;
+  /** Chunks of the serve run (`serve --http` in a child process against SDK clients); null skips it. */
+  serveSize: number | null;
   /** Run only this step (no per-size build, load and query, no incremental run); null: everything. */
   only: BenchStep | null;
 }
 
 /** The steps `--only` can pick. */
-export type BenchStep = "filter" | "reload" | "sync" | "parse";
+export type BenchStep = "filter" | "reload" | "sync" | "parse" | "serve";
+
+/** Chunks of a full run's serve run. */
+export const SERVE_SIZE = 10_000;
 
 /** Files of the generated corpus of a full run's corpus-parse run. */
 export const PARSE_FILES = 10_000;
@@ -76,7 +81,7 @@ export const USAGE = `usage: npm run bench -- [--sizes 1000,10000,100000] [--qui
        [--incremental-size 10000 | --no-incremental] [--budget-s 60] [--max-calls 1200]
        [--child-timeout-s N] [--keep-temp] [--filter-size N | --no-filter] [--filter-plan-sizes 1000,...]
        [--reload-sizes 10000,100000 | --no-reload] [--sync-size 100000 | --no-sync]
-       [--parse-files 10000 | --no-parse] [--only filter|reload|sync|parse]
+       [--parse-files 10000 | --no-parse] [--serve-size 10000 | --no-serve] [--only filter|reload|sync|parse|serve]
   --quick            smoke run: 1,000 chunks, a few calls per system, no incremental run
   --sizes            chunk counts, one child process each (default ${FULL_SIZES.join(",")})
   --dataset          BEIR SciFact folder (default ../shared/datasets/scifact next to the repository)
@@ -97,7 +102,11 @@ export const USAGE = `usage: npm run bench -- [--sizes 1000,10000,100000] [--qui
                      parsed through the previous frontmatter path and gray-matter, side by side
                      (default ${PARSE_FILES.toLocaleString("en-US")}; 1,000 with --quick)
   --no-parse         skip the corpus-parse run
-  --only STEP        run one step alone: filter (at --filter-size, else the largest of --sizes), reload, sync or parse`;
+  --serve-size       chunks of the serve run: serve --http in a child process, another token's SDK lookups
+                     idle and while one token floods with 5 batches of 100, then 10 and 50 clients
+                     (default ${SERVE_SIZE.toLocaleString("en-US")}; with --quick, none, or 1,000 with --only serve)
+  --no-serve         skip the serve run
+  --only STEP        run one step alone: filter (at --filter-size, else the largest of --sizes), reload, sync, parse or serve`;
 
 function positiveInteger(flag: string, text: string | undefined): number {
   const value = Number(text?.replace(/_/g, ""));
@@ -126,6 +135,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
   let reloadSizes: number[] | undefined;
   let syncSize: number | null | undefined;
   let parseFiles: number | null | undefined;
+  let serveSize: number | null | undefined;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
@@ -209,10 +219,18 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
       case "--no-parse":
         parseFiles = null;
         break;
+      case "--serve-size":
+        serveSize = positiveInteger(flag, value());
+        break;
+      case "--no-serve":
+        serveSize = null;
+        break;
       case "--only": {
         const step = value();
-        if (step !== "filter" && step !== "reload" && step !== "sync" && step !== "parse")
-          throw new BenchError(`--only takes filter, reload, sync or parse, got ${step}. ${USAGE.split("\n")[0]}`);
+        if (step !== "filter" && step !== "reload" && step !== "sync" && step !== "parse" && step !== "serve")
+          throw new BenchError(
+            `--only takes filter, reload, sync, parse or serve, got ${step}. ${USAGE.split("\n")[0]}`,
+          );
         only = step;
         break;
       }
@@ -236,6 +254,9 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
   if (only === "sync" && sync === null) throw new BenchError("--only sync and --no-sync leave nothing to run.");
   const parse = parseFiles === undefined ? (quick ? 1_000 : PARSE_FILES) : parseFiles;
   if (only === "parse" && parse === null) throw new BenchError("--only parse and --no-parse leave nothing to run.");
+  // A quick run skips the serve run (a minute of its own) unless it is the step asked for.
+  const serve = serveSize === undefined ? (quick ? (only === "serve" ? 1_000 : null) : SERVE_SIZE) : serveSize;
+  if (only === "serve" && serve === null) throw new BenchError("--only serve and --no-serve leave nothing to run.");
   return {
     mode: quick ? "quick" : "full",
     sizes: [...new Set(chosen)].sort((a, b) => a - b),
@@ -246,6 +267,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
     syncSize: sync,
     parseFiles: parse,
     parseRounds: quick ? 3 : 9,
+    serveSize: serve,
     measure,
     serveQueries: quick ? 20 : null,
     childTimeoutMs: childTimeoutS === null ? null : childTimeoutS * 1000,

@@ -13,6 +13,7 @@ import { runLoadTask } from "./tasks/load-task.js";
 import { runParseTask } from "./tasks/parse-task.js";
 import { runQueryTask } from "./tasks/query-task.js";
 import { runReloadTask } from "./tasks/reload-task.js";
+import { runServeTask } from "./tasks/serve-task.js";
 import type { ChildOutput, KeepPartial, TaskSpec } from "./tasks/task-spec.js";
 
 async function runTask(spec: TaskSpec, keep: KeepPartial, log: (line: string) => void): Promise<unknown> {
@@ -33,6 +34,8 @@ async function runTask(spec: TaskSpec, keep: KeepPartial, log: (line: string) =>
       return runReloadTask(spec, keep, log);
     case "parse":
       return runParseTask(spec, keep, log);
+    case "serve":
+      return runServeTask(spec, keep, log);
   }
 }
 

@@ -28,6 +28,7 @@ import type { DocumentSyncResult } from "./tasks/document-sync-task.js";
 import type { LoadResult } from "./tasks/load-task.js";
 import type { ParseResult } from "./tasks/parse-task.js";
 import type { QueryResult } from "./tasks/query-task.js";
+import type { ServeResult } from "./tasks/serve-task.js";
 import type { TaskSpec } from "./tasks/task-spec.js";
 
 function say(line: string): void {
@@ -115,7 +116,9 @@ async function main(): Promise<number> {
           ? `only the document sync at ${options.syncSize}`
           : options.only === "parse"
             ? `only the corpus parse (sample corpus and ${options.parseFiles} files)`
-            : `sizes ${options.sizes.join(", ")}${options.filterSize !== null ? `; filtered lookups at ${options.filterSize}` : ""}${options.reloadSizes.length > 0 ? `; reloads at ${options.reloadSizes.join(", ")}` : ""}`;
+            : options.only === "serve"
+              ? `only the serve run at ${options.serveSize}`
+              : `sizes ${options.sizes.join(", ")}${options.filterSize !== null ? `; filtered lookups at ${options.filterSize}` : ""}${options.reloadSizes.length > 0 ? `; reloads at ${options.reloadSizes.join(", ")}` : ""}`;
   say(`${steps}; working in ${work}`);
   const failures: Failure[] = [];
   const sizes: SizeReport[] = [];
@@ -124,6 +127,7 @@ async function main(): Promise<number> {
   let documentSync: Partial<DocumentSyncResult> | null = null;
   const reloads: Array<Partial<ReloadResult>> = [];
   let corpusParse: Partial<ParseResult> | null = null;
+  let serve: Partial<ServeResult> | null = null;
   try {
     for (const size of options.only === null ? options.sizes : []) {
       const sizeDir = join(work, `size-${size}`);
@@ -212,6 +216,19 @@ async function main(): Promise<number> {
       corpusParse ??= (failures.find((f) => f.step === "parse")?.partial as Partial<ParseResult> | undefined) ?? null;
       if (!options.keepTemp) await rm(workDir, { recursive: true, force: true });
     }
+    if (options.serveSize !== null && (options.only === null || options.only === "serve")) {
+      const size = options.serveSize;
+      const workDir = join(work, `serve-${size}`);
+      await mkdir(workDir, { recursive: true });
+      serve = await step<ServeResult>(
+        { task: "serve", size, dataset: options.dataset, workDir },
+        options,
+        resultDir,
+        failures,
+      );
+      serve ??= (failures.find((f) => f.step === "serve")?.partial as Partial<ServeResult> | undefined) ?? null;
+      if (!options.keepTemp) await rm(workDir, { recursive: true, force: true });
+    }
     for (const size of options.only === null || options.only === "reload" ? options.reloadSizes : []) {
       const workDir = join(work, `reload-${size}`);
       await mkdir(workDir, { recursive: true });
@@ -252,6 +269,7 @@ async function main(): Promise<number> {
     reloads,
     documentSync,
     corpusParse,
+    serve,
     goals: checkGoals(sizes, incremental),
     failures,
     notes: notesFor(sizes),
@@ -277,6 +295,9 @@ async function main(): Promise<number> {
         : []),
       ...(full && corpusParse !== null
         ? [{ file: "corpus-parse.json", schema: "lookup-knowledge-bench-parse/1", figures: { corpusParse } }]
+        : []),
+      ...(full && serve !== null
+        ? [{ file: "serve.json", schema: "lookup-knowledge-bench-serve/1", figures: { serve } }]
         : []),
     ])),
   );

@@ -43,6 +43,8 @@ export type LookupKnowledgeErrorCode =
   | "ACCESS_DENIED"
   /** A lookup's input (query, domain, limit) is invalid. */
   | "INVALID_INPUT"
+  /** An MCP caller (a bearer token, or the stdio client) has as many calls running and queued as `serve` allows: retry later, or send fewer at once. */
+  | "TOO_MANY_CALLS"
   /** A BEIR-format dataset folder cannot be read. */
   | "DATASET_INVALID"
   /** A BEIR-format dataset has nothing to evaluate: no documents, no queries, or no judged query in the split. */

@@ -23,6 +23,7 @@ export function runFields(report: BenchReport): Record<string, unknown> {
     reloads: _reloads,
     documentSync: _documentSync,
     corpusParse: _corpusParse,
+    serve: _serve,
     notes: _notes,
     ...run
   } = report;

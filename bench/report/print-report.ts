@@ -1,6 +1,7 @@
 import type { BenchReport } from "./report-model.js";
 import { parseLines } from "./parse-lines.js";
 import { reloadLines } from "./reload-lines.js";
+import { serveLines } from "./serve-lines.js";
 import { syncLines } from "./sync-lines.js";
 import {
   buildLine,
@@ -45,6 +46,8 @@ export function formatReport(report: BenchReport): string {
   if (reloads.length > 0) out.push("", ...reloads);
   const parse = parseLines(report);
   if (parse.length > 0) out.push("", ...parse);
+  const serve = serveLines(report);
+  if (serve.length > 0) out.push("", ...serve);
   const goals = goalTable(report.goals);
   out.push("", "goals (from the issue; checked from the measured values):", formatTable(goals.header, goals.rows));
   for (const note of report.notes) out.push(`note: ${note}`);

@@ -7,6 +7,7 @@ import type { DocumentSyncResult } from "../tasks/document-sync-task.js";
 import type { LoadResult } from "../tasks/load-task.js";
 import type { ParseResult } from "../tasks/parse-task.js";
 import type { QueryResult } from "../tasks/query-task.js";
+import type { ServeResult } from "../tasks/serve-task.js";
 import type { GoalCheck } from "./goals.js";
 import type { Ratios } from "./ratios.js";
 
@@ -25,7 +26,7 @@ export interface MachineInfo {
 
 /** A step that did not finish. */
 export interface Failure {
-  step: "build" | "load" | "query" | "incremental" | "sync" | "filter" | "reload" | "parse";
+  step: "build" | "load" | "query" | "incremental" | "sync" | "filter" | "reload" | "parse" | "serve";
   size: number;
   message: string;
   /** What the step measured before it failed. */
@@ -64,6 +65,8 @@ export interface BenchReport {
   documentSync?: Partial<DocumentSyncResult> | null;
   /** The corpus-parse run (the previous frontmatter path against gray-matter); a failed one keeps what it measured before. Absent in older reports. */
   corpusParse?: Partial<ParseResult> | null;
+  /** The serve run (`serve --http` against SDK clients: another token idle and under a flood, 10 and 50 clients); a failed one keeps what it measured before. Absent in older reports. */
+  serve?: Partial<ServeResult> | null;
   goals: GoalCheck[];
   failures: Failure[];
   notes: string[];

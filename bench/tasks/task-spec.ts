@@ -79,9 +79,25 @@ export interface ParseSpec {
   rounds: number;
 }
 
+/** Serve a `size`-chunk index with `serve --http` in a child process and time SDK clients against it: another token idle and under one token's flood, and load from many clients. */
+export interface ServeSpec {
+  task: "serve";
+  size: number;
+  dataset: string;
+  workDir: string;
+}
+
 /** What a child process is asked to do. */
 export type TaskSpec =
-  BuildSpec | LoadSpec | QuerySpec | IncrementalSpec | DocumentSyncSpec | FilterSpec | ReloadSpec | ParseSpec;
+  | BuildSpec
+  | LoadSpec
+  | QuerySpec
+  | IncrementalSpec
+  | DocumentSyncSpec
+  | FilterSpec
+  | ReloadSpec
+  | ParseSpec
+  | ServeSpec;
 
 /** What a child writes to its result file (never to stdout, where logs may go). */
 export type ChildOutput<T> = { ok: true; result: T } | { ok: false; error: string; partial?: unknown };

@@ -3,6 +3,7 @@ import { LookupKnowledgeError, errorDetail } from "../errors.js";
 import { followKnowledgeBase, type FollowedKnowledgeBase } from "../knowledge-base/followed-knowledge-base.js";
 import { KnowledgeBase } from "../knowledge-base/knowledge-base.js";
 import type { VectorStoreL1Option } from "../knowledge-base/vector-store-option.js";
+import { createCallLane } from "../mcp/call-lane.js";
 import { DEFAULT_STOP_GRACE_MS, startMcpHttpEndpoint } from "../mcp/http-endpoint.js";
 import { LOOPBACK_HOSTS, normalizeOrigin } from "../mcp/request-origin.js";
 import { stringValue, usageError, type CliIO, type ParsedCommand } from "./command-spec.js";
@@ -131,7 +132,9 @@ export async function runServe(parsed: ParsedCommand, port: number, io: CliIO): 
           )
         : scopeSummary([server], ["every caller", "every caller"]);
     for (const line of summary) log(`lookup-knowledge: scope of ${line}`);
-    const stdio = http ? null : openStdio(handler, log);
+    // The stdio client has the same fair share as one token over HTTP.
+    const lane = createCallLane({ maxInFlight: limits.maxCallsInFlight, maxQueued: limits.maxQueuedCalls });
+    const stdio = http ? null : openStdio(handler, log, lane);
     const stop = stopRequested(stdio?.ended);
     const corpus = stringValue(parsed, "corpus") ?? DEFAULT_CORPUS_DIR;
     const indexDir = String(values.index);

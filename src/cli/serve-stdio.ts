@@ -1,5 +1,6 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { errorDetail } from "../errors.js";
+import type { CallLane } from "../mcp/call-lane.js";
 import type { McpToolHandler } from "../mcp/mcp-tool-server.js";
 
 /** The MCP server over this process's stdin and stdout. */
@@ -25,9 +26,12 @@ export function describeTransportError(error: unknown): string {
   return errorDetail(error).slice(0, 200);
 }
 
-/** Serves `handler` over stdio; transport errors are logged as one line each, at most {@link MAX_LOGGED_TRANSPORT_ERRORS}. */
-export function openStdio(handler: McpToolHandler, log: (line: string) => void): StdioServing {
-  const server = handler.createServer();
+/**
+ * Serves `handler` over stdio, its calls taking turns in `lane` (the one client's fair share);
+ * transport errors are logged as one line each, at most {@link MAX_LOGGED_TRANSPORT_ERRORS}.
+ */
+export function openStdio(handler: McpToolHandler, log: (line: string) => void, lane?: CallLane): StdioServing {
+  const server = handler.createServer(lane);
   const transport = new StdioServerTransport();
   const sending = new Set<Promise<void>>();
   const send = transport.send.bind(transport);

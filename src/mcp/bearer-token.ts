@@ -26,12 +26,11 @@ export function bearerMatches(header: string | undefined, token: string): boolea
 }
 
 /**
- * The handler of the audience whose token `header` carries, or null; every token is compared (in
- * constant time) so that the time taken does not tell which one matched.
+ * The audience whose token `header` carries, or null; every token is compared (in constant time)
+ * so that the time taken does not tell which one matched.
  */
-export function audienceOf(header: string | undefined, audiences: readonly McpAudience[]): McpToolHandler | null {
-  let found: McpToolHandler | null = null;
-  for (const audience of audiences)
-    if (bearerMatches(header, audience.token) && found === null) found = audience.handler;
+export function audienceOf<A extends { token: string }>(header: string | undefined, audiences: readonly A[]): A | null {
+  let found: A | null = null;
+  for (const audience of audiences) if (bearerMatches(header, audience.token) && found === null) found = audience;
   return found;
 }

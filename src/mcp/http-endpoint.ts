@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { LookupKnowledgeError, errorDetail } from "../errors.js";
 import { audienceOf, bearerMatches, type McpAudience } from "./bearer-token.js";
+import { createCallLane, resolveCallLaneBounds } from "./call-lane.js";
 import { resolveHttpLimits } from "./http-limits.js";
 import { refuse } from "./http-refusal.js";
 import { stopHttpEndpoint, type StopState } from "./http-stop.js";
@@ -60,6 +61,18 @@ export interface McpHttpOptions {
   /** Most connections open at once; one more is closed as it arrives. @default 512 */
   maxConnections?: number;
   /**
+   * Lookups one caller (a bearer token, all its clients together) may have running at once; its
+   * further calls wait their turn, and other callers' calls never wait behind them. Raise it
+   * for a slow L1 or embeddings service, where calls wait on the network rather than the CPU. @default 1
+   */
+  maxCallsInFlight?: number;
+  /**
+   * Lookups one caller may have waiting beyond those running (a JSON-RPC batch counts as its
+   * calls); one more answers JSON-RPC error -32029 `TOO_MANY_CALLS`, and a request none of whose
+   * calls fits gets 429 with `Retry-After`. @default 64
+   */
+  maxQueuedCalls?: number;
+  /**
    * Milliseconds `close()` may take: it answers every request already received (requests read
    * after it began get 503 with `Retry-After` and `Connection: close`), and cuts what is still
    * open when this grace ends. @default 10000
@@ -95,9 +108,12 @@ export async function startMcpHttpEndpoint({
   allowedHosts: extraHosts = [],
   allowedOrigins = [],
   closeGraceMs = DEFAULT_STOP_GRACE_MS,
+  maxCallsInFlight,
+  maxQueuedCalls,
   ...limitOptions
 }: McpHttpOptions): Promise<McpHttpEndpoint> {
   const limits = resolveHttpLimits(limitOptions);
+  const bounds = resolveCallLaneBounds({ maxInFlight: maxCallsInFlight, maxQueued: maxQueuedCalls });
   const origins = new Set<string>();
   for (const entry of allowedOrigins) {
     const origin = normalizeOrigin(entry);
@@ -115,9 +131,12 @@ export async function startMcpHttpEndpoint({
       "startMcpHttpEndpoint needs a handler (createMcpToolHandler) or audiences.",
     );
   const handlers = audiences?.map((audience) => audience.handler) ?? [handler as McpToolHandler];
-  const route = (authorization: string | undefined): McpToolHandler | null => {
-    if (audiences !== undefined) return audienceOf(authorization, audiences);
-    return token === null || bearerMatches(authorization, token) ? (handler as McpToolHandler) : null;
+  // One fair share per token, even where tokens share a scope's handler.
+  const callers = audiences?.map((audience) => ({ ...audience, lane: createCallLane(bounds) }));
+  const anyone = { handler: handler as McpToolHandler, lane: createCallLane(bounds) };
+  const route = (authorization: string | undefined) => {
+    if (callers !== undefined) return audienceOf(authorization, callers);
+    return token === null || bearerMatches(authorization, token) ? anyone : null;
   };
   let allowedHosts: string[] = [];
   // Responses not yet written to the end: a call that has answered is only done once its response is.

@@ -3,15 +3,16 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 /** Milliseconds a refused connection stays half-closed, unread, so the client can read its answer before the reset. */
 export const REFUSAL_LINGER_MS = 1000;
 
-/** Writes a JSON-RPC error answer with `status` (the body a Streamable HTTP client expects). */
+/** Writes a JSON-RPC error answer with `status` (the body a Streamable HTTP client expects), code -32000 unless given. */
 export function refuse(
   res: ServerResponse,
   status: number,
   message: string,
   headers: Record<string, string> = {},
+  code = -32000,
 ): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
 /**

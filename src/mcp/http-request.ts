@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { TOO_MANY_CALLS_RETRY_SECONDS, TOO_MANY_CALLS_RPC_CODE, tooManyCalls, type CallLane } from "./call-lane.js";
 import { refuse, refuseAndClose } from "./http-refusal.js";
 import type { McpToolHandler } from "./mcp-tool-server.js";
 import { readBoundedBody } from "./request-body.js";
@@ -9,8 +10,8 @@ export const MCP_PATH = "/mcp";
 
 /** What one request is checked against, fixed when the endpoint starts. */
 export interface RequestRules {
-  /** The handler of the caller the `Authorization` header names; null for none. */
-  route(authorization: string | undefined): McpToolHandler | null;
+  /** The handler and fair share of the caller the `Authorization` header names; null for none. */
+  route(authorization: string | undefined): { handler: McpToolHandler; lane: CallLane } | null;
   /** Whether the `Host` header names this server. */
   hostAllowed(host: string | undefined): boolean;
   /** Whether the `Origin` header, when present, is allowed. */
@@ -20,6 +21,15 @@ export interface RequestRules {
   maxBodyBytes: number;
   /** True once the endpoint is stopping: new requests get 503. */
   closing(): boolean;
+}
+
+/** How many `tools/call` requests a JSON-RPC message or batch holds (a batch counts as its calls). */
+export function countToolCalls(parsed: unknown): number {
+  const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+  return messages.filter(
+    (message) =>
+      typeof message === "object" && message !== null && "method" in message && message.method === "tools/call",
+  ).length;
 }
 
 /** Seconds a client is told to wait before retrying a request refused while the server stops. */
@@ -73,7 +83,14 @@ export async function answerMcpRequest(rules: RequestRules, req: IncomingMessage
     );
     return;
   }
-  const server = served.createServer();
+  const calls = countToolCalls(parsed);
+  // A request none of whose calls could be taken is refused whole, before any work.
+  if (calls > 0 && served.lane.room === 0) {
+    const { code, message } = tooManyCalls(served.lane.limits.maxInFlight, served.lane.limits.maxQueued);
+    const headers = { "retry-after": String(TOO_MANY_CALLS_RETRY_SECONDS) };
+    return refuse(res, 429, `${code}: ${message}`, headers, TOO_MANY_CALLS_RPC_CODE);
+  }
+  const server = served.handler.createServer(served.lane);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { LookupKnowledgeError } from "../errors.js";
 import type { createLookupKnowledgeTool } from "../tool/lookup-knowledge-tool.js";
 import { refusalTraceOf } from "../tool/tool-refusal.js";
+import { asTooManyCallsAnswer, type CallLane } from "./call-lane.js";
 import { lookupResultSchema } from "./lookup-result-schema.js";
 import { checkToolArguments } from "./tool-call-arguments.js";
 
@@ -23,8 +24,12 @@ export interface McpToolHandlerOptions {
 
 /** Serves one tool to any number of MCP server instances and knows which calls are in flight. */
 export interface McpToolHandler {
-  /** A new MCP server with the tool registered (one per connection or, over stateless HTTP, per request). */
-  createServer(): Server;
+  /**
+   * A new MCP server with the tool registered (one per connection or, over stateless HTTP, per
+   * request). With `lane`, its calls take turns in that caller's fair share: one over the lane's
+   * bound answers JSON-RPC -32029 (`TOO_MANY_CALLS`) at once.
+   */
+  createServer(lane?: CallLane): Server;
   /** Tells the clients of every open server that the tool list changed (its description or schema followed a new generation). */
   toolsChanged(): void;
   /** Resolves once every call started so far has answered. */
@@ -102,7 +107,7 @@ export function createMcpToolHandler({
     return run(checked.args, String(requestId), signal);
   };
   return {
-    createServer() {
+    createServer(lane) {
       const server = new Server({ name: serverName, version }, { capabilities: { tools: { listChanged: true } } });
       server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [definition()] }));
       // Protocol's registration, not Server's: Server's re-parses the call first and answers a
@@ -117,7 +122,10 @@ export function createMcpToolHandler({
         ) => Promise<CallToolResult>,
       ) => void;
       register.call(server, CALL_REQUEST, (request, extra) => {
-        const answer = call(request.params, extra.requestId, extra.signal);
+        const answer =
+          lane === undefined
+            ? call(request.params, extra.requestId, extra.signal)
+            : lane.run(() => call(request.params, extra.requestId, extra.signal)).catch(asTooManyCallsAnswer);
         running.add(answer);
         void answer.then(
           () => running.delete(answer),

@@ -59,7 +59,7 @@ describe("parseBenchArgs", () => {
       filterPlanSizes: [1_000, 3_000],
     });
     expect(parse([]).only).toBeNull();
-    expect(() => parse(["--only", "query"])).toThrow(/--only takes filter, reload, sync or parse/);
+    expect(() => parse(["--only", "query"])).toThrow(/--only takes filter, reload, sync, parse or serve/);
     expect(() => parse(["--only", "filter", "--no-filter"])).toThrow(BenchError);
   });
 
@@ -79,6 +79,16 @@ describe("parseBenchArgs", () => {
     expect(parse(["--no-parse"]).parseFiles).toBeNull();
     expect(parse(["--only", "parse"])).toMatchObject({ only: "parse", parseFiles: 10_000 });
     expect(() => parse(["--only", "parse", "--no-parse"])).toThrow(/leave nothing to run/);
+  });
+
+  it("serves 10,000 chunks in a full run, none in a quick one but 1,000 with --only serve, and takes a size, --no-serve or --only serve", () => {
+    expect(parse([]).serveSize).toBe(10_000);
+    expect(parse(["--quick"]).serveSize).toBeNull();
+    expect(parse(["--quick", "--only", "serve"]).serveSize).toBe(1_000);
+    expect(parse(["--serve-size", "2000"]).serveSize).toBe(2_000);
+    expect(parse(["--no-serve"]).serveSize).toBeNull();
+    expect(parse(["--only", "serve"])).toMatchObject({ only: "serve", serveSize: 10_000 });
+    expect(() => parse(["--only", "serve", "--no-serve"])).toThrow(/leave nothing to run/);
   });
 
   it("runs the document sync at 100k in a full run, none in a quick one, and takes a size, --no-sync or --only sync", () => {

@@ -43,7 +43,11 @@ describe("lookup-knowledge serve --http stopping", () => {
   afterAll(() => temp.cleanup());
 
   it("answers every request on the wire at SIGTERM, and those sent during the drain, without a reset", async () => {
-    const served = await serveHttp(["--index", index, "--no-trace", "--stop-grace", "60000"]);
+    // The fair share is raised past the load, so that every call is taken and the loop stays busy,
+    // and the request timeouts past the drain, so that a slow machine's busy loop gets no 408.
+    const share = ["--max-calls-in-flight", "1000", "--max-queued-calls", "1000"];
+    const timeouts = ["--headers-timeout", "120000", "--request-timeout", "120000"];
+    const served = await serveHttp(["--index", index, "--no-trace", "--stop-grace", "60000", ...share, ...timeouts]);
     // Five batches of 100 lookups keep the loop busy; the single lookups queue behind them unread.
     const batches = Array.from({ length: 5 }, (_, b) =>
       send(

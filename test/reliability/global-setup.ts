@@ -7,6 +7,7 @@ const COLUMNS = [
   ["faultsInjected", "faults injected"],
   ["linesLost", "lines lost"],
   ["indexesLost", "indexes lost"],
+  ["requestsUnanswered", "requests unanswered"],
   ["crashes", "crashes/hangs"],
 ] as const;
 

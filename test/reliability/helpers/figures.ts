@@ -25,6 +25,8 @@ export interface ReliabilityFigures {
   linesLost?: number;
   /** Indexes left unloadable (neither the old nor the new one). */
   indexesLost?: number;
+  /** Requests a server received (or had on the wire) that got no answer: a reset, a dropped connection, an undocumented error. */
+  requestsUnanswered?: number;
   /** Process crashes, hangs or uncaught errors. */
   crashes?: number;
   /** A scenario that could not run here says why; it is counted as skipped, never as passed. */
