@@ -59,17 +59,19 @@ async function attachChunkContents(
 }
 
 /**
- * Where `contents.bin` is and what to check of it when the load leaves it on disk: in an index
- * that records its head, unless every byte is to be verified now. Null: it is read whole.
+ * Where `contents.bin` is and what to check of it when the load leaves it on disk (see
+ * `LoadOptions.texts`): in an index that records its head, unless every byte is to be verified
+ * now. Null: it is read whole.
  */
 function contentsOnDisk(
   dir: string,
   manifest: IndexManifest,
-  verify: boolean,
+  { verify = false, texts = "auto" }: LoadOptions,
 ): { path: string; checks: ContentFileChecks } | null {
   const head = manifest.heads?.[INDEX_FILES.contents];
   const crc32 = manifest.crc32?.[INDEX_FILES.contents];
-  if (verify || head === undefined || crc32 === undefined) return null;
+  if (verify || head === undefined || crc32 === undefined || texts === "memory") return null;
+  if (texts === "auto" && head.size < TEXTS_ON_DISK_FROM_BYTES) return null;
   return { path: join(dir, manifest.generation, INDEX_FILES.contents), checks: { head, crc32 } };
 }
 
@@ -187,7 +189,20 @@ export interface LoadOptions {
    * @default false
    */
   verify?: boolean;
+  /**
+   * Where the chunk texts stay once loaded. `"disk"`: `contents.bin` is opened, not read; its head
+   * is checked now and each text is read (and checked against its digest) when it is first asked
+   * for, so the process holds only the texts it returns, but keeps the file open while the loaded
+   * base is reachable (a folder on it cannot be unmounted until then). `"memory"`: the file is read
+   * whole and checked now. `"auto"`: on disk from a `contents.bin` of 16 MiB (about 25k SciFact chunks), in
+   * memory below (16 MiB, about 25k SciFact chunks). Indexes saved before the head was recorded, and loads with `verify`, read it whole.
+   * @default "auto"
+   */
+  texts?: "auto" | "disk" | "memory";
 }
+
+/** Size of `contents.bin` (about 25k SciFact chunks) from which `texts: "auto"` leaves the texts on disk. */
+export const TEXTS_ON_DISK_FROM_BYTES = 16 * 1024 * 1024;
 
 /** Loads the generation a checked manifest names, checking every file before it is parsed. */
 export async function loadGeneration(
@@ -213,7 +228,7 @@ export async function loadGeneration(
   // An index whose label map is its own file hands hnswlib `vectors.hnsw` where it lies: it is
   // checked piece by piece, never read into memory.
   const linkedVectors = Object.hasOwn(manifest.checksums, INDEX_FILES.vectorLabels);
-  const contentFile = contentsOnDisk(dir, manifest, options.verify === true);
+  const contentFile = contentsOnDisk(dir, manifest, options);
   const files = new DataFiles(
     dir,
     manifest,

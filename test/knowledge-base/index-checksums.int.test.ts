@@ -108,6 +108,8 @@ describe("the checksums of a saved index", () => {
 });
 
 describe("contents.bin, left on disk by a load", () => {
+  // The sample corpus is far below the size from which "auto" leaves texts on disk.
+  const ON_DISK = { texts: "disk" } as const;
   const contentsError = (detail: string) => ({ code: "INDEX_CORRUPT", message: expect.stringContaining(detail) });
 
   it("is recorded with its size and the CRC-32 of its head, which a load checks", async () => {
@@ -121,7 +123,7 @@ describe("contents.bin, left on disk by a load", () => {
     expect(Object.keys(manifest.heads ?? {})).toEqual(["contents.bin"]);
 
     await flipByte(partPath(dir, manifest, "contents.bin"), 100);
-    await expect(KnowledgeBase.load(dir)).rejects.toMatchObject(
+    await expect(KnowledgeBase.load(dir, ON_DISK)).rejects.toMatchObject(
       contentsError("contents.bin: chunk contents are corrupted (checksum mismatch of the file's head)"),
     );
   });
@@ -130,7 +132,7 @@ describe("contents.bin, left on disk by a load", () => {
     const { dir, manifest } = await savedIndex();
     const { heads: _dropped, ...older } = manifest;
     await writeManifest(dir, older);
-    const loaded = await KnowledgeBase.load(dir);
+    const loaded = await KnowledgeBase.load(dir, ON_DISK);
     expect(loaded.chunks.map((chunk) => chunk.content)).toEqual(built.chunks.map((chunk) => chunk.content));
     const again = await temp.make();
     await loaded.save(again);
@@ -140,7 +142,7 @@ describe("contents.bin, left on disk by a load", () => {
   it("refuses a load when the file is truncated or swapped for another index's", async () => {
     const cut = await savedIndex();
     await truncate(partPath(cut.dir, cut.manifest, "contents.bin"), 64);
-    await expect(KnowledgeBase.load(cut.dir)).rejects.toMatchObject(contentsError("(truncated or replaced)"));
+    await expect(KnowledgeBase.load(cut.dir, ON_DISK)).rejects.toMatchObject(contentsError("(truncated or replaced)"));
 
     const other = await temp.make();
     await (await KnowledgeBase.build({ corpusDir: join(KB_DIR, "billing"), onWarning: () => {} })).save(other);
@@ -149,12 +151,14 @@ describe("contents.bin, left on disk by a load", () => {
       partPath(other, await readManifest(other), "contents.bin"),
       partPath(swapped.dir, swapped.manifest, "contents.bin"),
     );
-    await expect(KnowledgeBase.load(swapped.dir)).rejects.toMatchObject(contentsError("contents.bin: chunk contents"));
+    await expect(KnowledgeBase.load(swapped.dir, ON_DISK)).rejects.toMatchObject(
+      contentsError("contents.bin: chunk contents"),
+    );
   });
 
   it("reads a chunk's text when it is asked for, and a text damaged on disk fails its digest, never answered from", async () => {
     const { dir, manifest } = await savedIndex();
-    const loaded = await KnowledgeBase.load(dir);
+    const loaded = await KnowledgeBase.load(dir, ON_DISK);
     const last = loaded.chunks.length - 1;
     // Damaged after the load: the text is read from the file, not from memory.
     await flipByte(partPath(dir, manifest, "contents.bin"), -3);
@@ -174,14 +178,14 @@ describe("contents.bin, left on disk by a load", () => {
 
   it("is read whole and checked against its CRC-32 by a save, which refuses a damaged text and keeps the previous index", async () => {
     const { dir, manifest } = await savedIndex();
-    const loaded = await KnowledgeBase.load(dir);
+    const loaded = await KnowledgeBase.load(dir, ON_DISK);
     const again = await temp.make();
     await loaded.save(again);
     const copied = await readManifest(again);
     expect(copied.checksums["contents.bin"]).toBe(manifest.checksums["contents.bin"]);
     expect(copied.heads).toEqual(manifest.heads);
 
-    const damaged = await KnowledgeBase.load(dir);
+    const damaged = await KnowledgeBase.load(dir, ON_DISK);
     await flipByte(partPath(dir, manifest, "contents.bin"), -3);
     const target = await savedIndex();
     await expect(damaged.save(target.dir)).rejects.toMatchObject(contentsError("(checksum mismatch)"));

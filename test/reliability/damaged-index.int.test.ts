@@ -81,7 +81,7 @@ describe("damaged index parts", () => {
       });
       let loaded: KnowledgeBase;
       try {
-        loaded = await KnowledgeBase.load(dir);
+        loaded = await KnowledgeBase.load(dir, { texts: "disk" });
       } catch (error) {
         if (isCorrupt(error)) atOpen++;
         else crashes++;
