@@ -266,7 +266,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
     sectionsPerFile: 10,
     syncSize: sync,
     parseFiles: parse,
-    parseRounds: quick ? 3 : 9,
+    parseRounds: quick ? 3 : 15,
     serveSize: serve,
     measure,
     serveQueries: quick ? 20 : null,
@@ -285,4 +285,17 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
  */
 export function childTimeoutMs(options: Pick<BenchOptions, "childTimeoutMs">, size: number): number {
   return options.childTimeoutMs ?? Math.max(300, Math.ceil(size / 1000) * 30) * 1000;
+}
+
+/**
+ * How long the corpus-parse child may run: each round parses the generated corpus four times and
+ * loads it once, up to 3 s per 1,000 files on a busy 2-core machine; 8 s per 1,000 files and round,
+ * and at least 5 minutes (20 minutes for 10,000 files and 15 rounds).
+ */
+export function parseChildTimeoutMs(
+  options: Pick<BenchOptions, "childTimeoutMs">,
+  files: number,
+  rounds: number,
+): number {
+  return options.childTimeoutMs ?? Math.max(300, Math.ceil(files / 1000) * rounds * 8) * 1000;
 }

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { BenchError, errorText } from "./bench-error.js";
-import { childTimeoutMs, parseBenchArgs, USAGE, type BenchOptions } from "./bench-options.js";
+import { childTimeoutMs, parseBenchArgs, parseChildTimeoutMs, USAGE, type BenchOptions } from "./bench-options.js";
 import { checkDatasetDir } from "./dataset/load-scifact.js";
 import { checkGoals } from "./report/goals.js";
 import { portablePath } from "./report/portable-path.js";
@@ -45,7 +45,8 @@ async function step<T>(
   say(`${spec.task} at ${spec.size.toLocaleString("en-US")} chunks...`);
   const outcome: ChildOutcome<T> = await runChild<T>(spec, {
     resultDir,
-    timeoutMs: childTimeoutMs(options, spec.size),
+    timeoutMs:
+      spec.task === "parse" ? parseChildTimeoutMs(options, spec.size, spec.rounds) : childTimeoutMs(options, spec.size),
   });
   if (outcome.ok) {
     say(`${spec.task} at ${spec.size.toLocaleString("en-US")} done in ${(outcome.wallMs / 1000).toFixed(1)} s`);

@@ -22,21 +22,43 @@ export interface RoundRatios {
   max: number;
 }
 
-/** Medians over the rounds, in milliseconds, of one corpus: each path's frontmatter step alone and its whole file parse. */
+/** Medians over the rounds of one measure of both paths, in milliseconds. */
+export interface PathMedians {
+  previous: number;
+  grayMatter: number;
+}
+
+/**
+ * Medians over the rounds, in milliseconds, of one corpus: each path's frontmatter step alone and
+ * its whole file parse, in wall-clock time and in CPU time (`process.cpuUsage`, user + system, every
+ * thread of the process: GC helpers included). CPU time leaves out the time the process waits for a
+ * core, which is most of the wall-clock noise on a busy machine.
+ */
 export interface CorpusParseTiming {
   corpus: string;
   files: number;
   bytes: number;
   rounds: number;
-  /** The frontmatter step alone over every file's text (decoded beforehand). */
-  frontmatterMs: { previous: number; grayMatter: number };
-  /** Decode, frontmatter, fields and chunks of every file's bytes (read beforehand). */
-  fileParseMs: { previous: number; grayMatter: number };
-  /** Per-round ratios of the frontmatter step and of the file parse. */
+  /** Passes over the corpus per timed block, at least {@link MIN_FILES_PER_BLOCK} files; the times are per pass. Absent (1) in older results. */
+  passes?: number;
+  /** The frontmatter step alone over every file's text (decoded beforehand), wall-clock. */
+  frontmatterMs: PathMedians;
+  /** Decode, frontmatter, fields and chunks of every file's bytes (read beforehand), wall-clock. */
+  fileParseMs: PathMedians;
+  /** Per-round wall-clock ratios of the frontmatter step and of the file parse. */
   frontmatterRatio: RoundRatios;
   fileParseRatio: RoundRatios;
-  /** `loadCorpus(dir)` with the gray-matter path: walk, read, hash and parse, for scale. */
+  /** The frontmatter step's CPU time. Absent in older results. */
+  frontmatterCpuMs?: PathMedians;
+  /** The file parse's CPU time. Absent in older results. */
+  fileParseCpuMs?: PathMedians;
+  /** Per-round CPU-time ratios of the frontmatter step and of the file parse. Absent in older results. */
+  frontmatterCpuRatio?: RoundRatios;
+  fileParseCpuRatio?: RoundRatios;
+  /** `loadCorpus(dir)` with the gray-matter path: walk, read, hash and parse, for scale (wall-clock). */
   loadCorpusMs: number;
+  /** The same, CPU time (the thread pool's reads included). Absent in older results. */
+  loadCorpusCpuMs?: number;
   /** Files whose chunks (or skip) differ between the two paths; 0 expected on these corpora. */
   differingFiles: number;
 }
@@ -45,6 +67,13 @@ export interface CorpusParseTiming {
 export interface ParseResult {
   corpora: CorpusParseTiming[];
 }
+
+/**
+ * Files a timed block parses at least, passing over a small corpus several times. The block after a
+ * forced collection runs slower (the 66-file sample corpus in one pass took 48 to 68 ms of CPU
+ * against 13 ms without one), which alone decided that corpus's ratios when it was timed in one pass.
+ */
+export const MIN_FILES_PER_BLOCK = 2_000;
 
 const DOMAINS = ["billing", "it", "hr", "support", "security"];
 
@@ -76,11 +105,45 @@ function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-function timed(run: () => void): number {
+/** One timed block, in milliseconds. */
+interface Sample {
+  wallMs: number;
+  cpuMs: number;
+}
+
+/**
+ * Times `run` in wall-clock and CPU time. The heap is collected first (the child runs with
+ * `--expose-gc`), so that a block does not pay for the garbage the block before it left.
+ */
+async function timed(run: () => unknown, passes = 1): Promise<Sample> {
   gc();
+  const cpu = process.cpuUsage();
   const start = performance.now();
-  run();
-  return performance.now() - start;
+  for (let pass = 0; pass < passes; pass++) await run();
+  const wallMs = (performance.now() - start) / passes;
+  const { user, system } = process.cpuUsage(cpu);
+  return { wallMs, cpuMs: (user + system) / 1000 / passes };
+}
+
+type Path = "previous" | "grayMatter";
+
+/** Each path's samples of one measure, round by round. */
+type PathSamples = Record<Path, Sample[]>;
+
+const emptySamples = (): PathSamples => ({ previous: [], grayMatter: [] });
+
+const median = (values: number[]) => percentile(values, 50);
+
+function medians(samples: PathSamples, of: keyof Sample): PathMedians {
+  return {
+    previous: median(samples.previous.map((sample) => sample[of])),
+    grayMatter: median(samples.grayMatter.map((sample) => sample[of])),
+  };
+}
+
+function ratios(samples: PathSamples, of: keyof Sample): RoundRatios {
+  const each = samples.grayMatter.map((sample, i) => sample[of] / samples.previous[i][of]);
+  return { median: median(each), min: Math.min(...each), max: Math.max(...each) };
 }
 
 function outcome(
@@ -104,7 +167,7 @@ async function timeCorpus(
   const files = await markdownFiles(dir);
   const decoder = new TextDecoder();
   const texts = files.map(({ bytes }) => normalizeNewlines(decoder.decode(bytes)));
-  const paths: Record<"previous" | "grayMatter", FrontmatterParser> = {
+  const paths: Record<Path, FrontmatterParser> = {
     previous: previousParseFrontmatter,
     grayMatter: parseFrontmatter,
   };
@@ -116,11 +179,10 @@ async function timeCorpus(
       throw new BenchError(`the bench's file parse differs from parseMarkdownFile on ${file}.`);
     if (!isDeepStrictEqual(outcome(parsers.previous, file, bytes), expected)) differingFiles++;
   }
-  const samples = {
-    frontmatter: { previous: [] as number[], grayMatter: [] as number[] },
-    fileParse: { previous: [] as number[], grayMatter: [] as number[] },
-    load: [] as number[],
-  };
+  const passes = Math.max(1, Math.ceil(MIN_FILES_PER_BLOCK / files.length));
+  const frontmatter = emptySamples();
+  const fileParse = emptySamples();
+  const load: Sample[] = [];
   const tryParse = (parse: FrontmatterParser, text: string) => {
     try {
       parse(text);
@@ -129,37 +191,35 @@ async function timeCorpus(
     }
   };
   for (let round = 0; round < rounds; round++) {
-    // Alternate which path goes first, so that neither always runs on a warmer heap.
-    const order = round % 2 === 0 ? (["previous", "grayMatter"] as const) : (["grayMatter", "previous"] as const);
-    for (const path of order) {
-      samples.frontmatter[path].push(timed(() => texts.forEach((text) => tryParse(paths[path], text))));
-      samples.fileParse[path].push(
-        timed(() => files.forEach(({ file, bytes }) => outcome(parsers[path], file, bytes))),
+    // Which path goes first alternates between rounds and flips between the two measures, so that
+    // neither path always runs first, on a heap the other has just grown, or next to the load.
+    const first: readonly Path[] = round % 2 === 0 ? ["previous", "grayMatter"] : ["grayMatter", "previous"];
+    for (const path of first) {
+      frontmatter[path].push(await timed(() => texts.forEach((text) => tryParse(paths[path], text)), passes));
+    }
+    for (const path of [...first].reverse()) {
+      fileParse[path].push(
+        await timed(() => files.forEach(({ file, bytes }) => outcome(parsers[path], file, bytes)), passes),
       );
     }
-    gc();
-    const start = performance.now();
-    await loadCorpus(dir);
-    samples.load.push(performance.now() - start);
+    load.push(await timed(() => loadCorpus(dir)));
   }
-  const median = (values: number[]) => percentile(values, 50);
-  const ratios = (pair: { previous: number[]; grayMatter: number[] }): RoundRatios => {
-    const each = pair.grayMatter.map((ms, i) => ms / pair.previous[i]);
-    return { median: median(each), min: Math.min(...each), max: Math.max(...each) };
-  };
   const timing: CorpusParseTiming = {
     corpus,
     files: files.length,
     bytes: files.reduce((sum, { bytes }) => sum + bytes.length, 0),
     rounds,
-    frontmatterMs: {
-      previous: median(samples.frontmatter.previous),
-      grayMatter: median(samples.frontmatter.grayMatter),
-    },
-    fileParseMs: { previous: median(samples.fileParse.previous), grayMatter: median(samples.fileParse.grayMatter) },
-    frontmatterRatio: ratios(samples.frontmatter),
-    fileParseRatio: ratios(samples.fileParse),
-    loadCorpusMs: median(samples.load),
+    passes,
+    frontmatterMs: medians(frontmatter, "wallMs"),
+    fileParseMs: medians(fileParse, "wallMs"),
+    frontmatterRatio: ratios(frontmatter, "wallMs"),
+    fileParseRatio: ratios(fileParse, "wallMs"),
+    frontmatterCpuMs: medians(frontmatter, "cpuMs"),
+    fileParseCpuMs: medians(fileParse, "cpuMs"),
+    frontmatterCpuRatio: ratios(frontmatter, "cpuMs"),
+    fileParseCpuRatio: ratios(fileParse, "cpuMs"),
+    loadCorpusMs: median(load.map((sample) => sample.wallMs)),
+    loadCorpusCpuMs: median(load.map((sample) => sample.cpuMs)),
     differingFiles,
   };
   log(`${corpus}: ${JSON.stringify(timing)}`);
@@ -170,7 +230,8 @@ async function timeCorpus(
  * Times loading the sample corpus (`corpus/`) and a generated corpus of `spec.size` files (one
  * replicated SciFact document each, under full frontmatter) through the previous frontmatter path
  * and the gray-matter path side by side: the frontmatter step alone and the whole file parse, in
- * alternating order over `spec.rounds` rounds, medians kept; `loadCorpus` itself for scale.
+ * alternating order over `spec.rounds` rounds, in wall-clock and CPU time, the heap collected
+ * before each block, medians and per-round ratios kept; `loadCorpus` itself for scale.
  */
 export async function runParseTask(
   spec: ParseSpec,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   childTimeoutMs,
+  parseChildTimeoutMs,
   FULL_SIZES,
   parseBenchArgs,
   QUICK_MEASURE,
@@ -73,7 +74,7 @@ describe("parseBenchArgs", () => {
   });
 
   it("parses the sample corpus and 10,000 generated files in a full run, 1,000 in a quick one, and takes a count, --no-parse or --only parse", () => {
-    expect(parse([])).toMatchObject({ parseFiles: 10_000, parseRounds: 9 });
+    expect(parse([])).toMatchObject({ parseFiles: 10_000, parseRounds: 15 });
     expect(parse(["--quick"])).toMatchObject({ parseFiles: 1_000, parseRounds: 3 });
     expect(parse(["--parse-files", "2000"]).parseFiles).toBe(2_000);
     expect(parse(["--no-parse"]).parseFiles).toBeNull();
@@ -111,5 +112,11 @@ describe("parseBenchArgs", () => {
     expect(childTimeoutMs({ childTimeoutMs: null }, 1_000)).toBe(300_000);
     expect(childTimeoutMs({ childTimeoutMs: null }, 100_000)).toBe(3_000_000);
     expect(childTimeoutMs({ childTimeoutMs: 5_000 }, 100_000)).toBe(5_000);
+  });
+
+  it("gives the corpus-parse child 8 s per 1,000 files and round and at least 5 minutes unless told otherwise", () => {
+    expect(parseChildTimeoutMs({ childTimeoutMs: null }, 10_000, 15)).toBe(1_200_000);
+    expect(parseChildTimeoutMs({ childTimeoutMs: null }, 1_000, 3)).toBe(300_000);
+    expect(parseChildTimeoutMs({ childTimeoutMs: 5_000 }, 10_000, 15)).toBe(5_000);
   });
 });
