@@ -27,9 +27,12 @@ const RECENT_CONTENTS = 2048;
 /** The compressed content of chunks written to a store, reused by the next save. */
 const compressedOf = new WeakMap<Chunk, Uint8Array>();
 
-function corrupt(detail: string, cause?: unknown): LookupKnowledgeError {
+/** `INDEX_CORRUPT` for chunk contents: "chunk contents `detail`". */
+export function contentsCorrupt(detail: string, cause?: unknown): LookupKnowledgeError {
   return new LookupKnowledgeError("INDEX_CORRUPT", `chunk contents ${detail}`, { cause });
 }
+
+const corrupt = contentsCorrupt;
 
 /**
  * `contents.bin`: a JSON header, Float64 offsets (count + 1), each chunk's content digest

@@ -5,13 +5,15 @@
  * copies every text into its new generation, reads the file whole once and checks its CRC-32.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
 import { TextDecoder } from "node:util";
 import { errorMessage, LookupKnowledgeError } from "../errors.js";
 import type { Chunk } from "../types.js";
-import { inflateContent, readContentsLayout, recentContents } from "./chunk-store.js";
+import { contentsCorrupt as corrupt, inflateContent, readContentsLayout, recentContents } from "./chunk-store.js";
 import type { ChunkFields } from "./chunk-meta-codec.js";
 import { CONTENT_DIGEST_BYTES, digestOfText } from "./content-digest.js";
-import { crc32Hex, type DataFileHead } from "./manifest.js";
+import { INDEX_FILES } from "./index-layout.js";
+import { crc32Hex, type DataFileHead, type IndexManifest } from "./manifest.js";
 import { StoredChunk, type ContentStore } from "./stored-chunks.js";
 
 /** What the manifest says of the file: its head, and the CRC-32 of the whole file. */
@@ -29,8 +31,31 @@ const closeWhenUnreachable = new FinalizationRegistry<number>((fd) => {
   }
 });
 
-function corrupt(detail: string, cause?: unknown): LookupKnowledgeError {
-  return new LookupKnowledgeError("INDEX_CORRUPT", `chunk contents ${detail}`, { cause });
+/** Size of `contents.bin` (about 25k SciFact chunks) from which `texts: "auto"` leaves the texts on disk. */
+export const TEXTS_ON_DISK_FROM_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Where `contents.bin` is and what to check of it when the load leaves it on disk (see
+ * `LoadOptions.texts`): in an index that records its head, unless every byte is to be verified
+ * now. Null: it is read whole.
+ */
+export function contentFileToOpen(
+  dir: string,
+  manifest: IndexManifest,
+  { verify = false, texts = "auto" }: { verify?: boolean; texts?: "auto" | "disk" | "memory" },
+): { path: string; checks: ContentFileChecks } | null {
+  const head = manifest.heads?.[INDEX_FILES.contents];
+  const crc32 = manifest.crc32?.[INDEX_FILES.contents];
+  if (verify || head === undefined || crc32 === undefined || texts === "memory") return null;
+  if (texts === "auto" && head.size < TEXTS_ON_DISK_FROM_BYTES) return null;
+  return { path: join(dir, manifest.generation, INDEX_FILES.contents), checks: { head, crc32 } };
+}
+
+/** A read failure of the file as `INDEX_CORRUPT`; one already of ours as it is. */
+function readFailure(path: string, cause: unknown): LookupKnowledgeError {
+  return cause instanceof LookupKnowledgeError
+    ? cause
+    : corrupt(`cannot be read from ${path} (${errorMessage(cause)})`, cause);
 }
 
 /** Reads `length` bytes at `position`; fewer means the file changed under the index. */
@@ -91,9 +116,7 @@ function fileStore(
       try {
         bytes = readAt(fd, dataStart + offsets[offsets.length - 1], 0);
       } catch (cause) {
-        throw cause instanceof LookupKnowledgeError
-          ? cause
-          : corrupt(`cannot be read from ${path} (${errorMessage(cause)})`, cause);
+        throw readFailure(path, cause);
       }
       if (crc32Hex(bytes) !== fileCrc32)
         throw corrupt("are corrupted (checksum mismatch); run `lookup-knowledge index --full`");
@@ -109,9 +132,7 @@ function fileStore(
           ? whole.subarray(dataStart + offsets[i], dataStart + offsets[i + 1])
           : readAt(fd, length(i), dataStart + offsets[i]);
     } catch (cause) {
-      throw cause instanceof LookupKnowledgeError
-        ? cause
-        : corrupt(`cannot be read from ${path} (${errorMessage(cause)})`, cause);
+      throw readFailure(path, cause);
     }
     const text = inflateContent(compressed, i, utf8);
     if (!Buffer.from(digestOfText(text)).equals(digest(i)))

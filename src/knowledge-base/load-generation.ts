@@ -2,7 +2,6 @@ import type { UnlabelledPolicy } from "../access/access-scope.js";
 import { reconnectVectorStore } from "./reconnect-vector-store.js";
 import type { VectorStoreL1Option } from "./vector-store-option.js";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
-import { join } from "node:path";
 import { errorDetail, errorMessage, indexUnusable, LookupKnowledgeError } from "../errors.js";
 import { Bm25Stats } from "../l0/bm25.js";
 import { HintIndex } from "../l0/hint-index.js";
@@ -18,7 +17,7 @@ import type { IndexParts } from "./index-parts.js";
 import type { IndexManifest, IndexSettings } from "./manifest.js";
 import { decodeChunkMeta, type ChunkFields } from "./chunk-meta-codec.js";
 import { attachContents } from "./chunk-store.js";
-import { openContentFile, type ContentFileChecks } from "./content-file.js";
+import { contentFileToOpen, openContentFile, type ContentFileChecks } from "./content-file.js";
 import { checkFiles } from "./files-file.js";
 import { loadVerifiedVectors } from "./vector-file.js";
 import { loadLinkedVectors } from "./linked-vectors.js";
@@ -56,23 +55,6 @@ async function attachChunkContents(
       cause instanceof LookupKnowledgeError ? errorDetail(cause) : `cannot be read (${errorMessage(cause)})`;
     throw indexUnusable(dir, `${INDEX_FILES.contents}: ${detail}`, cause);
   }
-}
-
-/**
- * Where `contents.bin` is and what to check of it when the load leaves it on disk (see
- * `LoadOptions.texts`): in an index that records its head, unless every byte is to be verified
- * now. Null: it is read whole.
- */
-function contentsOnDisk(
-  dir: string,
-  manifest: IndexManifest,
-  { verify = false, texts = "auto" }: LoadOptions,
-): { path: string; checks: ContentFileChecks } | null {
-  const head = manifest.heads?.[INDEX_FILES.contents];
-  const crc32 = manifest.crc32?.[INDEX_FILES.contents];
-  if (verify || head === undefined || crc32 === undefined || texts === "memory") return null;
-  if (texts === "auto" && head.size < TEXTS_ON_DISK_FROM_BYTES) return null;
-  return { path: join(dir, manifest.generation, INDEX_FILES.contents), checks: { head, crc32 } };
 }
 
 /** The embeddings L1 uses: the caller's, or the saved statistical model; null for an L0-only index. */
@@ -201,9 +183,6 @@ export interface LoadOptions {
   texts?: "auto" | "disk" | "memory";
 }
 
-/** Size of `contents.bin` (about 25k SciFact chunks) from which `texts: "auto"` leaves the texts on disk. */
-export const TEXTS_ON_DISK_FROM_BYTES = 16 * 1024 * 1024;
-
 /** Loads the generation a checked manifest names, checking every file before it is parsed. */
 export async function loadGeneration(
   dir: string,
@@ -228,7 +207,7 @@ export async function loadGeneration(
   // An index whose label map is its own file hands hnswlib `vectors.hnsw` where it lies: it is
   // checked piece by piece, never read into memory.
   const linkedVectors = Object.hasOwn(manifest.checksums, INDEX_FILES.vectorLabels);
-  const contentFile = contentsOnDisk(dir, manifest, options);
+  const contentFile = contentFileToOpen(dir, manifest, options);
   const files = new DataFiles(
     dir,
     manifest,
